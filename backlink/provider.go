@@ -1,0 +1,53 @@
+package backlink
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrNoLink is returned by Extract when the page holds no link to the target
+// (links inside image maps do not count).
+var ErrNoLink = errors.New("backlink: no link to target")
+
+// Radius is how many words around each link to the target Extract draws, on
+// each side, beyond the anchor words themselves (the paper, §3.2 "Radius").
+// The paper's four settings are Anchor, Radius(5), Radius(10) and Page.
+type Radius int
+
+const (
+	// Anchor draws the anchor words of each link alone.
+	Anchor Radius = 0
+	// Page draws every visible word of the page.
+	Page Radius = -1
+)
+
+// Backlink is a page that links to a target URI.
+type Backlink struct {
+	// URI is the backlink page's URI.
+	URI string
+	// Rank is the page's position in the provider's answer, 1 first. For a
+	// level-2 backlink it is its position among all level-2 backlinks of the
+	// walk, in walk order.
+	Rank int
+	// Level is 1 for a page that links to the target, 2 for a page that links
+	// to a level-1 backlink.
+	Level int
+}
+
+// Provider answers which pages link to a URI, like a search engine's backlink
+// query (the paper used Yahoo! BOSS).
+type Provider interface {
+	// Backlinks returns at most limit pages that link to uri, best first, each
+	// with Level 1 and Rank counting from 1. A URI nobody links to returns an
+	// empty slice and a nil error. uri is canonical (canon.Canonicalize).
+	// Implementations must be safe for concurrent use.
+	Backlinks(ctx context.Context, uri string, limit int) ([]Backlink, error)
+}
+
+// ProviderFunc adapts a function to a Provider.
+type ProviderFunc func(ctx context.Context, uri string, limit int) ([]Backlink, error)
+
+// Backlinks returns f(ctx, uri, limit).
+func (f ProviderFunc) Backlinks(ctx context.Context, uri string, limit int) ([]Backlink, error) {
+	return f(ctx, uri, limit)
+}
