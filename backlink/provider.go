@@ -32,6 +32,11 @@ type Backlink struct {
 	// Level is 1 for a page that links to the target, 2 for a page that links
 	// to a level-1 backlink.
 	Level int
+	// Via is the URI the page links to: the walk's target for a level-1
+	// backlink, the level-1 backlink it was found through for a level-2 one
+	// (the first, when several). Words for a level-2 page are drawn around
+	// its links to Via. Providers may leave it empty; Neighborhood sets it.
+	Via string
 }
 
 // Provider answers which pages link to a URI, like a search engine's backlink

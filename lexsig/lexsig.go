@@ -2,6 +2,7 @@ package lexsig
 
 import (
 	"context"
+	"slices"
 	"strings"
 )
 
@@ -58,10 +59,21 @@ type Query struct {
 	Phrase bool
 }
 
+// NewQuery returns a query for terms, in order, combined by mode. It copies
+// terms.
+func NewQuery(terms []string, mode Mode) Query {
+	return Query{Terms: slices.Clone(terms), Mode: mode}
+}
+
 // String renders the query as a person would type it into a search box:
 // terms separated by spaces, " OR " between disjunctive terms, a phrase
-// in double quotes.
+// in double quotes (Mode is then ignored). A query without terms renders as
+// the empty string in every form. Terms are written as they are, without
+// quoting or escaping.
 func (q Query) String() string {
+	if len(q.Terms) == 0 {
+		return ""
+	}
 	if q.Phrase {
 		return `"` + strings.Join(q.Terms, " ") + `"`
 	}

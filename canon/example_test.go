@@ -1,0 +1,74 @@
+package canon_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/linkrot/relink/canon"
+)
+
+func ExampleCanonicalize() {
+	for _, raw := range []string{
+		"HTTP://WWW.Example.COM:80/Papers/#abstract",
+		"https://example.com:443/search/?q=links",
+		"http://example.com/%7euser/./a",
+	} {
+		c, err := canon.Canonicalize(raw)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(c)
+	}
+	// Output:
+	// http://www.example.com/Papers
+	// https://example.com/search/?q=links
+	// http://example.com/%7euser/./a
+}
+
+func ExampleCanonicalize_error() {
+	_, err := canon.Canonicalize("/relative/path.html")
+	fmt.Println(err)
+	// Output:
+	// canonicalize "/relative/path.html": canon: URI has no scheme or host
+}
+
+func ExampleOptions_Canonicalize() {
+	raw := "http://WWW.Bücher.example./%7euser/./drafts/../paper/?b=2&a=1&PHPSESSID=f00#top"
+
+	strict, err := canon.Strict().Canonicalize(raw)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strict)
+
+	all := canon.Strict()
+	all.StripWWW, all.SortQuery, all.SessionIDs = true, true, true
+	loose, err := all.Canonicalize(raw)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(loose)
+	// Output:
+	// http://www.xn--bcher-kva.example/~user/paper/?b=2&a=1&PHPSESSID=f00
+	// http://xn--bcher-kva.example/~user/paper/?a=1&b=2
+}
+
+func ExampleSURT() {
+	for _, raw := range []string{
+		"http://www.Example.com/a/b?x=1",
+		"https://example.com",
+		"http://example.com:8080/A/?b=2&a=1",
+		"http://Bücher.example/%7euser/./x/",
+	} {
+		key, err := canon.SURT(raw)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(key)
+	}
+	// Output:
+	// com,example)/a/b?x=1
+	// com,example)/
+	// com,example:8080)/a/?a=1&b=2
+	// example,xn--bcher-kva)/~user/x
+}
