@@ -1,0 +1,106 @@
+package backlink_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/linkrot/relink/backlink"
+)
+
+// A backlink page: a course reading list that links to a paper that has
+// since moved.
+const readingList = `<html><head><title>Reading list</title></head><body>
+<nav><a href="/">Home</a> <a href="papers/lexsig.html">Next</a></nav>
+<h1>Week 3: finding lost pages</h1>
+<p>Before class, read the short paper on
+<a href="papers/lexsig.html">rediscovering missing web pages</a>
+and bring two questions about anchor text.</p>
+</body></html>`
+
+func ExampleExtract() {
+	page := "http://course.example.edu/web/week3.html"
+	target := "http://course.example.edu/web/papers/lexsig.html"
+	for _, radius := range []backlink.Radius{backlink.Anchor, backlink.Radius(5)} {
+		words, err := backlink.Extract([]byte(readingList), page, target, radius)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(radius, words)
+	}
+	// Output:
+	// 0 [Next rediscovering missing web pages]
+	// 5 [Home Next Week 3 finding lost pages read the short paper on rediscovering missing web pages and bring two questions about]
+}
+
+func ExampleLocate() {
+	page := "http://course.example.edu/web/week3.html"
+	target := "http://course.example.edu/web/papers/lexsig.html"
+	loc, err := backlink.Locate([]byte(readingList), page, target)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, l := range loc.Links() {
+		fmt.Printf("%q nav=%v words %d-%d\n", l.Anchor, l.Nav, l.Start, l.End)
+	}
+	// Navigation links left out:
+	fmt.Println(loc.Words(backlink.Anchor, false))
+	// Output:
+	// "Next" nav=true words 1-2
+	// "rediscovering missing web pages" nav=false words 14-18
+	// [rediscovering missing web pages]
+}
+
+func ExampleRender() {
+	text, err := backlink.Render([]byte(readingList), "text/html; charset=utf-8")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(text)
+	// Output:
+	// Home Next
+	// Week 3: finding lost pages
+	// Before class, read the short paper on rediscovering missing web pages and bring two questions about anchor text.
+}
+
+func ExampleOutlinks() {
+	links, err := backlink.Outlinks([]byte(readingList), "http://course.example.edu/web/week3.html")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, l := range links {
+		fmt.Printf("%s %q nav=%v\n", l.URI, l.Anchor, l.Nav)
+	}
+	// Output:
+	// http://course.example.edu "Home" nav=true
+	// http://course.example.edu/web/papers/lexsig.html "Next" nav=true
+	// http://course.example.edu/web/papers/lexsig.html "rediscovering missing web pages" nav=false
+}
+
+func ExampleNeighborhood() {
+	// A fake provider standing in for a search engine's backlink query.
+	links := map[string][]string{
+		"http://example.org/lost.html": {"http://a.example/list.html", "http://b.example/blog/"},
+		"http://a.example/list.html":   {"http://c.example/", "http://b.example/blog"},
+		"http://b.example/blog":        {"http://d.example/links.html"},
+	}
+	p := backlink.ProviderFunc(func(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
+		var out []backlink.Backlink
+		for i, u := range links[uri] {
+			out = append(out, backlink.Backlink{URI: u, Rank: i + 1, Level: 1})
+		}
+		return out, nil
+	})
+	pages, err := backlink.Neighborhood(context.Background(), p, "http://example.org/lost.html", 2, 10)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, b := range pages {
+		fmt.Println(b.Level, b.Rank, b.URI)
+	}
+	// Output:
+	// 1 1 http://a.example/list.html
+	// 1 2 http://b.example/blog/
+	// 2 1 http://c.example/
+	// 2 2 http://d.example/links.html
+}
