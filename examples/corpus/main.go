@@ -1,0 +1,246 @@
+// Command corpus builds a relink store: one SQLite file holding the pages,
+// links and full-text index of a local web, from a corpus manifest, a
+// directory of HTML files, or WARC files.
+//
+// Usage:
+//
+//	corpus -manifest dev-corpus.json -store dev.db
+//	corpus -dir ./site -base https://example.com/ -store site.db
+//	corpus -warc crawl-1.warc.gz,crawl-2.warc.gz -store crawl.db
+//
+// It shows a progress bar on stderr (periodic lines when stderr is not a
+// terminal) and ends by printing one summary line on stdout: what the store
+// holds, for example
+//
+//	dev.db: 4512 pages, 37 redirects, 812345 links (512345 navigation, 0 image-map), skipped: 3 binary in 41.2s
+//
+// An interrupted run (Ctrl-C) keeps every batch it committed; run the same
+// command again to finish the job.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/linkrot/relink/provider/store"
+)
+
+// listFlag collects a repeatable flag whose values may also be comma lists.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for p := range strings.SplitSeq(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}
+
+// config is the command line, parsed.
+type config struct {
+	manifest, storePath, dir, base string
+	warcs                          listFlag
+	workers, batch                 int
+	cpuProfile                     string
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "corpus:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "corpus:", err)
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(os.Stderr, "corpus: interrupted; committed batches are kept, run the same command again to finish")
+			os.Exit(130)
+		}
+		os.Exit(1)
+	}
+}
+
+// parseFlags parses and checks the command line.
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	var cfg config
+	fs := flag.NewFlagSet("corpus", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.manifest, "manifest", "", "corpus manifest `FILE` (JSON, BENCHMARK.md format)")
+	fs.StringVar(&cfg.storePath, "store", "relink.db", "store `FILE` to create or add to")
+	fs.Var(&cfg.warcs, "warc", "WARC `FILE` to ingest (repeatable, or a comma-separated list)")
+	fs.StringVar(&cfg.dir, "dir", "", "`DIR`ectory of HTML files to ingest (needs -base)")
+	fs.StringVar(&cfg.base, "base", "", "public `URL` of -dir")
+	fs.IntVar(&cfg.workers, "workers", 0, "parsing goroutines (0: one per CPU)")
+	fs.IntVar(&cfg.batch, "batch", 0, "files per transaction (0: the default)")
+	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile to `FILE`")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: corpus [-manifest FILE] [-dir DIR -base URL] [-warc FILE]... [-store FILE] [-workers N]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case (cfg.dir == "") != (cfg.base == ""):
+		return nil, errors.New("-dir and -base go together")
+	case cfg.manifest == "" && cfg.dir == "" && len(cfg.warcs) == 0:
+		return nil, errors.New("nothing to ingest: give -manifest, -dir with -base, or -warc")
+	case cfg.storePath == "":
+		return nil, errors.New("-store must name a file")
+	case cfg.workers < 0 || cfg.batch < 0:
+		return nil, errors.New("-workers and -batch must not be negative")
+	}
+	return &cfg, nil
+}
+
+// run ingests everything the command line names and prints the summary.
+func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
+	start := time.Now()
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var m *store.Manifest
+	if cfg.manifest != "" {
+		var err error
+		if m, err = store.ReadManifest(cfg.manifest); err != nil {
+			return err
+		}
+	}
+	s, err := store.Open(cfg.storePath, nil)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	resumed := 0
+	ingest := func(what string, f func(store.IngestOptions) (store.Stats, error)) error {
+		p := newProgress(stderr, what)
+		st, err := f(store.IngestOptions{Workers: cfg.workers, BatchSize: cfg.batch, Progress: p.update})
+		p.finish()
+		resumed += st.Resumed
+		return err
+	}
+	if m != nil {
+		if err := ingest("manifest "+cfg.manifest, func(o store.IngestOptions) (store.Stats, error) {
+			return s.IngestManifest(ctx, m, o)
+		}); err != nil {
+			return err
+		}
+	}
+	if cfg.dir != "" {
+		if err := ingest("dir "+cfg.dir, func(o store.IngestOptions) (store.Stats, error) {
+			return s.IngestDir(ctx, cfg.dir, cfg.base, o)
+		}); err != nil {
+			return err
+		}
+	}
+	if len(cfg.warcs) > 0 {
+		if err := ingest("WARC", func(o store.IngestOptions) (store.Stats, error) {
+			return s.IngestWARC(ctx, cfg.warcs, o)
+		}); err != nil {
+			return err
+		}
+	}
+	total, err := s.Totals(ctx)
+	if err != nil {
+		return err
+	}
+	total.Resumed = resumed
+	total.Duration = time.Since(start)
+	_, err = fmt.Fprintf(stdout, "%s: %s\n", cfg.storePath, total)
+	return err
+}
+
+// progress shows an ingest's progress on stderr: a bar on a terminal,
+// a line every few seconds otherwise.
+type progress struct {
+	w    io.Writer
+	what string
+	bar  *progressbar.ProgressBar
+	last time.Time
+	p    store.Progress
+}
+
+// progressEvery is how often progress lines are printed when stderr is not
+// a terminal.
+const progressEvery = 5 * time.Second
+
+func newProgress(w io.Writer, what string) *progress {
+	p := &progress{w: w, what: what, last: time.Now()}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.bar = progressbar.NewOptions64(-1,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription(what),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionShowElapsedTimeOnFinish(),
+			progressbar.OptionSetPredictTime(true),
+		)
+	}
+	return p
+}
+
+// update is the ingest's Progress callback.
+func (p *progress) update(st store.Progress) {
+	p.p = st
+	if p.bar != nil {
+		if st.TotalBytes > 0 && p.bar.GetMax64() != st.TotalBytes {
+			p.bar.ChangeMax64(st.TotalBytes)
+		}
+		p.bar.Set64(st.Bytes)
+		return
+	}
+	if time.Since(p.last) >= progressEvery {
+		p.last = time.Now()
+		fmt.Fprintf(p.w, "corpus: %s: %s\n", p.what, p.line())
+	}
+}
+
+// line describes the progress so far.
+func (p *progress) line() string {
+	files := fmt.Sprint(p.p.Files)
+	if p.p.TotalFiles > 0 {
+		files += fmt.Sprintf("/%d", p.p.TotalFiles)
+	}
+	return fmt.Sprintf("%s files, %.1f/%.1f MB", files, float64(p.p.Bytes)/1e6, float64(p.p.TotalBytes)/1e6)
+}
+
+// finish ends the bar, or prints a last line.
+func (p *progress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+		fmt.Fprintln(p.w)
+		return
+	}
+	fmt.Fprintf(p.w, "corpus: %s: %s\n", p.what, p.line())
+}

@@ -1,0 +1,236 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/filter"
+)
+
+// IngestManifest adds the pages of every site of m to the store: each HTML
+// file under a root that passes the site's include and exclude expressions
+// becomes a page at its public URL, with its <a> and <area> hrefs rewritten
+// to the public URLs they stand for (see the package documentation). Files
+// are read and parsed by opts.Workers goroutines and written in a fixed
+// order, opts.BatchSize files per transaction.
+//
+// An ingest can be interrupted (ctx cancelled, the process killed): every
+// committed batch stands, and running it again skips the files already
+// done and finishes the job without duplicates. Files that are not pages
+// (binary, empty, unreadable, too large, not HTML, a URI already taken) are
+// counted in Stats.Skipped and recorded, not errors. A root directory that
+// does not exist is an error, as is a database failure. On cancellation
+// IngestManifest returns the stats so far and ctx's error.
+func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOptions) (Stats, error) {
+	mp, err := newMapper(m)
+	if err != nil {
+		return Stats{}, err
+	}
+	files := mp.files()
+	total := Progress{TotalFiles: len(files)}
+	for _, f := range files {
+		total.TotalBytes += f.size
+	}
+	maxSize := opts.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = DefaultMaxFileSize
+	}
+	produce := func(ctx context.Context, emit func(job) bool, done func(string) bool, resumed, read *atomic.Int64) error {
+		for _, f := range files {
+			src := "file:" + f.path
+			if done(src) {
+				resumed.Add(1)
+				read.Add(f.size)
+				continue
+			}
+			j := job{source: src, size: f.size, run: func() item { return mp.fileItem(f, maxSize) }}
+			if !emit(j) {
+				return ctx.Err()
+			}
+		}
+		return nil
+	}
+	return s.ingest(ctx, opts, total, produce)
+}
+
+// IngestDir adds the HTML files under dir as pages whose URLs are base
+// followed by their path relative to dir (index.html standing for its
+// directory): a manifest with one site named after base's host and one
+// root of StyleFile. base must be an absolute http(s) URL; a missing final
+// slash is added. Everything else is as for IngestManifest.
+func (s *Store) IngestDir(ctx context.Context, dir, base string, opts IngestOptions) (Stats, error) {
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return Stats{}, fmt.Errorf("%w: base: %v", ErrManifest, err)
+	}
+	m := &Manifest{Name: u.Host, Version: ManifestVersion, Sites: []Site{{
+		Name:  strings.ToLower(u.Host),
+		Roots: []Root{{Dir: dir, Base: base, Style: StyleFile}},
+	}}}
+	return s.IngestManifest(ctx, m, opts)
+}
+
+// file is one candidate page found under a root.
+type file struct {
+	root *root
+	rel  string // slash-separated, relative to the root's directory
+	path string // the path walked to, below root.real
+	size int64
+	err  error // the directory or file could not be read
+}
+
+// files lists the candidate pages under every root, in a fixed order:
+// roots in manifest order, files in lexical order. Symlinks are followed
+// (directories once each, and not to the root or its ancestors); entries
+// that cannot be read are listed with their error.
+func (mp *mapper) files() []file {
+	var out []file
+	roots := append([]*root(nil), mp.roots...)
+	sort.SliceStable(roots, func(i, j int) bool { return roots[i].order < roots[j].order })
+	for _, r := range roots {
+		seen := map[string]bool{r.real: true}
+		out = walk(r, r.real, "", seen, out)
+	}
+	return out
+}
+
+// walk appends the candidate pages in dir (rel below r) to out.
+func walk(r *root, dir, rel string, seen map[string]bool, out []file) []file {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return append(out, file{root: r, rel: rel, path: dir, err: err})
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		erel := path.Join(rel, e.Name())
+		info, err := os.Stat(p) // follows symlinks
+		if err != nil {
+			if r.isPageFile(erel) {
+				out = append(out, file{root: r, rel: erel, path: p, err: err})
+			}
+			continue
+		}
+		if info.IsDir() {
+			// Symlinked directories are followed once each, and never to
+			// the root itself or above it ("/", a loop).
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil || seen[real] || strings.HasPrefix(r.real+"/", strings.TrimSuffix(real, "/")+"/") {
+				continue
+			}
+			seen[real] = true
+			out = walk(r, p, erel, seen, out)
+			continue
+		}
+		if info.Mode().IsRegular() && r.isPageFile(erel) {
+			out = append(out, file{root: r, rel: erel, path: p, size: info.Size()})
+		}
+	}
+	return out
+}
+
+// fileItem reads and parses one file.
+func (mp *mapper) fileItem(f file, maxSize int64) item {
+	if f.err != nil {
+		return skipped(ReasonUnreadable, f.err)
+	}
+	if f.size > maxSize {
+		return skipped(ReasonTooLarge, fmt.Errorf("%d bytes", f.size))
+	}
+	data, err := readFile(f.path, maxSize)
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return skipped(ReasonTooLarge, err)
+		}
+		return skipped(ReasonUnreadable, err)
+	}
+	if reason := fileReason(data); reason != "" {
+		return skipped(reason, nil)
+	}
+	fc, err := newFileContext(f.root, f.rel)
+	if err != nil {
+		return skipped(ReasonBadURI, err)
+	}
+	uri, err := canon.Canonicalize(fc.public.String())
+	if err != nil {
+		return skipped(ReasonBadURI, err)
+	}
+	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
+		// UTF-16 cannot be rewritten byte-wise: store it as UTF-8.
+		if data, _, err = backlink.Decode(data, ""); err != nil {
+			return skipped(ReasonBadRecord, err)
+		}
+	}
+	rewrite := func(href string) (string, bool) {
+		v, kind := mp.resolve(fc, href)
+		return v, kind != hrefKeep
+	}
+	out, meta := scanPage(data, rewrite, fc.setBase)
+	return pageItem(pageInput{
+		uri:         uri,
+		address:     fc.public.String(),
+		site:        f.root.site,
+		body:        out,
+		meta:        meta,
+		status:      200,
+		contentType: "text/html",
+		resolve: func(href string) (string, bool) {
+			v, kind := mp.resolve(fc, href)
+			if kind != hrefWeb {
+				return "", false
+			}
+			c, err := canon.Canonicalize(v)
+			return c, err == nil
+		},
+	})
+}
+
+// fileReason returns why the bytes of a file named like HTML are not a
+// page, or "".
+func fileReason(data []byte) string {
+	switch filter.SniffBody(data) {
+	case filter.TypeEmpty:
+		return ReasonEmpty
+	case filter.TypeHTML, filter.TypeText, filter.TypeXML:
+		// The name says HTML: text without the usual tags is a fragment,
+		// and XHTML may sniff as XML.
+		return ""
+	case filter.TypeCode, filter.TypeRSS, filter.TypeAtom, filter.TypeRDF:
+		return ReasonNotHTML
+	}
+	return ReasonBinary
+}
+
+// errTooLarge is returned by readFile for a file that grew past the limit.
+var errTooLarge = errors.New("file larger than the size limit")
+
+// readFile reads the named file, failing with errTooLarge beyond max bytes.
+func readFile(name string, max int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, errTooLarge
+	}
+	return data, nil
+}

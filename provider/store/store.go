@@ -1,0 +1,365 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, FTS5 built in
+
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lexsig"
+)
+
+var (
+	_ backlink.Provider = (*Store)(nil)
+	_ filter.Fetcher    = (*Store)(nil)
+	_ lexsig.DF         = (*Store)(nil)
+	_ lexsig.BatchDF    = (*Store)(nil)
+	_ lexsig.Searcher   = (*Store)(nil)
+)
+
+// SchemaVersion is the version of the database layout this package writes.
+// Open upgrades older stores it knows how to upgrade and refuses newer ones.
+const SchemaVersion = 1
+
+// DefaultQueryCache is how many search results (summed over the cached
+// answers, an empty answer counting as one) a Store keeps when
+// Options.QueryCache is 0: about 50 MB for typical URIs and titles, 262
+// answers of MaxResults results or many more short ones.
+const DefaultQueryCache = 1 << 18
+
+// ErrSchema is returned, wrapped, by Open for a file whose schema version
+// this package does not know.
+var ErrSchema = errors.New("store: unknown schema version")
+
+// ErrReadOnly is returned, wrapped, by methods that write to a store opened
+// with Options.ReadOnly.
+var ErrReadOnly = errors.New("store: opened read-only")
+
+// Options configures Open. The zero value is ready to use.
+type Options struct {
+	// ReadOnly opens an existing store without writing to it: ingest and
+	// MarkMissing fail with ErrReadOnly.
+	ReadOnly bool
+	// QueryCache bounds the search results kept in memory, summed over the
+	// cached answers (an empty answer counts as one), least recently used
+	// answer dropped first; 0 means DefaultQueryCache and a negative value
+	// disables the cache.
+	QueryCache int
+	// Readers bounds the connections that serve queries at once; 0 means
+	// twice the number of CPUs.
+	Readers int
+	// TitleWeight is the BM25 weight of the title column relative to the
+	// text column in Search; 0 means DefaultTitleWeight.
+	TitleWeight float64
+}
+
+// Store is a local web in one SQLite file: pages with their HTML, the links
+// between them and a full-text index. It serves backlinks
+// (backlink.Provider), pages (filter.Fetcher), document frequencies
+// (lexsig.DF, lexsig.BatchDF) and search (lexsig.Searcher).
+//
+// A Store is safe for concurrent use by many goroutines; one ingest runs at
+// a time. WithMissing returns views that share the database and differ only
+// in which pages count as missing.
+type Store struct {
+	*db
+	missing map[string]bool // this view's own missing URIs; nil for none
+}
+
+// db is the state that a Store and its views share.
+type db struct {
+	path     string
+	readOnly bool
+	read     *sql.DB // the reader pool
+	write    *sql.DB // one connection, for ingest and the missing table
+	ingestMu sync.Mutex
+
+	stmts       statements
+	titleWeight float64
+	cache       *queryCache
+	docs        atomic.Int64 // cached page count; -1 unknown
+	persist     atomic.Pointer[map[string]bool]
+	closeErr    error
+	closed      sync.Once
+}
+
+// Open opens the store in the file at path, creating the file and its
+// schema when they do not exist (unless opts.ReadOnly). A nil opts means
+// the zero Options. The caller must Close the Store.
+func Open(path string, opts *Options) (*Store, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	d := &db{path: path, readOnly: opts.ReadOnly, titleWeight: opts.TitleWeight}
+	if d.titleWeight <= 0 {
+		d.titleWeight = DefaultTitleWeight
+	}
+	d.docs.Store(-1)
+	var err error
+	if !opts.ReadOnly {
+		d.write, err = sql.Open("sqlite", dsn(path, false, false))
+		if err != nil {
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		}
+		d.write.SetMaxOpenConns(1)
+		if err := migrate(d.write); err != nil {
+			d.write.Close()
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		}
+	}
+	d.read, err = sql.Open("sqlite", dsn(path, true, opts.ReadOnly))
+	if err != nil {
+		d.closeAll()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	readers := opts.Readers
+	if readers <= 0 {
+		readers = 2 * runtime.NumCPU()
+	}
+	d.read.SetMaxOpenConns(readers)
+	d.read.SetMaxIdleConns(readers)
+	if opts.ReadOnly {
+		if err := checkVersion(d.read); err != nil {
+			d.closeAll()
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		}
+	}
+	if err := d.stmts.prepare(d.read); err != nil {
+		d.closeAll()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	size := opts.QueryCache
+	if size == 0 {
+		size = DefaultQueryCache
+	}
+	d.cache = newQueryCache(size)
+	s := &Store{db: d}
+	if err := s.loadMissing(context.Background()); err != nil {
+		d.closeAll()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// dsn returns the driver's data source name for path. Every connection
+// uses WAL journaling (readers never wait for the writer), a busy timeout
+// instead of immediate SQLITE_BUSY errors, and synchronous=NORMAL, which in
+// WAL mode keeps the database consistent after a crash and loses at most
+// the last transactions. Reader connections are query_only; those of a
+// read-only store also open the file read-only, so that a missing file is
+// an error rather than a new empty database.
+func dsn(path string, reader, readOnly bool) string {
+	q := url.Values{}
+	if readOnly {
+		q.Add("mode", "ro")
+	}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "cache_size(-32768)")
+	q.Add("_pragma", "temp_store(MEMORY)")
+	if reader {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_txlock", "immediate")
+	}
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// Close closes the database. It closes it for every view of the store; call
+// it once, when no view is in use any more.
+func (s *Store) Close() error {
+	s.closed.Do(func() { s.closeErr = s.closeAll() })
+	return s.closeErr
+}
+
+// closeAll closes the statements and both pools.
+func (d *db) closeAll() error {
+	var errs []error
+	errs = append(errs, d.stmts.close())
+	if d.read != nil {
+		errs = append(errs, d.read.Close())
+	}
+	if d.write != nil {
+		if _, err := d.write.Exec("PRAGMA optimize"); err != nil {
+			errs = append(errs, err)
+		}
+		errs = append(errs, d.write.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Path returns the file name the store was opened with.
+func (s *Store) Path() string { return s.path }
+
+// writer returns the write pool, or ErrReadOnly.
+func (d *db) writer() (*sql.DB, error) {
+	if d.write == nil {
+		return nil, fmt.Errorf("store: %s: %w", d.path, ErrReadOnly)
+	}
+	return d.write, nil
+}
+
+// schema creates the tables of version 1. The comments are the reference
+// for what each column holds.
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Every URI the store knows, as a page, a redirect or a link target, in the
+-- form canon.Canonicalize gives. Other tables refer to URIs by id.
+CREATE TABLE IF NOT EXISTS urls (
+	id  INTEGER PRIMARY KEY,
+	uri TEXT NOT NULL UNIQUE
+);
+
+-- One row per page; id is the page's urls.id and the rowid of its full-text
+-- row.
+CREATE TABLE IF NOT EXISTS pages (
+	id           INTEGER PRIMARY KEY,
+	address      TEXT NOT NULL,     -- the URI as published or captured: Fetch reports it
+	site         TEXT NOT NULL,
+	title        TEXT NOT NULL,
+	status       INTEGER NOT NULL,  -- HTTP status to replay
+	content_type TEXT NOT NULL,
+	header       BLOB,              -- HTTP header to replay (WARC); NULL: synthesize
+	words        INTEGER NOT NULL,  -- visible words (backlink.Words)
+	inlinks      INTEGER NOT NULL DEFAULT 0, -- distinct other pages linking here
+	content_inlinks INTEGER NOT NULL DEFAULT 0, -- the same, navigation links left out
+	source       TEXT NOT NULL      -- the file or WARC record it came from
+);
+
+-- The page's bytes as served, compressed with DEFLATE.
+CREATE TABLE IF NOT EXISTS bodies (
+	id   INTEGER PRIMARY KEY,
+	data BLOB NOT NULL
+);
+
+-- The links of each page in page order (a and area elements with an href
+-- that resolves to an http(s) URI).
+CREATE TABLE IF NOT EXISTS links (
+	src    INTEGER NOT NULL,  -- pages.id
+	pos    INTEGER NOT NULL,  -- 0, 1, ... in page order
+	dst    INTEGER NOT NULL,  -- urls.id of the canonical target
+	anchor TEXT NOT NULL,     -- the anchor's words, joined by spaces
+	nav    INTEGER NOT NULL,  -- 1 for a navigation link
+	area   INTEGER NOT NULL,  -- 1 for an image-map <area>
+	PRIMARY KEY (src, pos)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_dst ON links (dst, area, nav, src);
+
+-- Redirect stubs and HTTP redirects: id (urls.id) redirects to target.
+CREATE TABLE IF NOT EXISTS redirects (
+	id     INTEGER PRIMARY KEY,
+	target TEXT NOT NULL,
+	status INTEGER NOT NULL,
+	source TEXT NOT NULL
+);
+
+-- Every file or record an ingest finished with, so that a rerun skips it.
+CREATE TABLE IF NOT EXISTS sources (
+	source TEXT PRIMARY KEY,
+	outcome TEXT NOT NULL  -- "page", "redirect" or a skip reason
+) WITHOUT ROWID;
+
+-- Files and records that are not pages, and why.
+CREATE TABLE IF NOT EXISTS skipped (
+	source TEXT PRIMARY KEY,
+	reason TEXT NOT NULL,
+	detail TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- URIs marked missing with MarkMissing.
+CREATE TABLE IF NOT EXISTS missing (
+	uri TEXT PRIMARY KEY
+) WITHOUT ROWID;
+
+-- The full-text index of each page's title and visible words. Contentless:
+-- the text is not stored twice, and bm25 needs only the index.
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
+	title, body,
+	content = '',
+	tokenize = "unicode61 remove_diacritics 0 categories 'L* N* M*'"
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab (fts, 'row');
+
+-- Document frequencies copied from fts_vocab when an ingest finishes:
+-- fts_vocab counts a term's documents by reading its whole posting list,
+-- this table answers with one lookup. Valid while meta holds 'derived'.
+CREATE TABLE IF NOT EXISTS df (
+	term TEXT PRIMARY KEY,
+	docs INTEGER NOT NULL
+) WITHOUT ROWID;
+`
+
+// migrate creates or upgrades the schema.
+func migrate(w *sql.DB) error {
+	if _, err := w.Exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`); err != nil {
+		return err
+	}
+	v, err := version(w)
+	if err != nil {
+		return err
+	}
+	switch {
+	case v == SchemaVersion:
+		return nil
+	case v > SchemaVersion:
+		return fmt.Errorf("%w: %d (this package knows up to %d)", ErrSchema, v, SchemaVersion)
+	}
+	// v == 0: a new file. Later versions add their upgrade steps here, one
+	// transaction each.
+	tx, err := w.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(schema); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, strconv.Itoa(SchemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// version reads the schema version; 0 means none.
+func version(q *sql.DB) (int, error) {
+	var s string
+	err := q.QueryRow(`SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&s)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %q", ErrSchema, s)
+	}
+	return v, nil
+}
+
+// checkVersion checks, for a read-only store, that the file holds this
+// schema version.
+func checkVersion(r *sql.DB) error {
+	v, err := version(r)
+	if err != nil {
+		return err
+	}
+	if v != SchemaVersion {
+		return fmt.Errorf("%w: %d (want %d)", ErrSchema, v, SchemaVersion)
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/warc"
+)
+
+// IngestWARC adds the captures in the named WARC files (plain or gzip) to
+// the store: each response record with a 2xx status and an HTML body (by
+// its Content-Type, or by its bytes when it has none) becomes a page at its
+// canonical WARC-Target-URI; a 3xx response with a Location, and an HTML
+// redirect stub, become redirects; resource records count as 200
+// responses. Other records (requests, metadata, revisits) are passed over.
+//
+// The page's body is kept byte for byte as the server sent it, with only
+// its content coding (gzip, deflate) undone, and Fetch replays it with the
+// recorded status and header (less Content-Encoding and Transfer-Encoding,
+// which no longer apply). Links are read from the page as captured,
+// resolved against its URI. When a URI was captured more than once, the
+// first capture in file order is the page and the others are skipped as
+// duplicates. Captures that are not pages are counted in Stats.Skipped.
+//
+// The provider/warc package reads the files: the Go module proxy serves no
+// maintained WARC library here, so relink carries its own small reader.
+// Resumption, batching and errors are as for IngestManifest; a file that
+// cannot be opened is an error, a file that turns out malformed is counted
+// with ReasonBadRecord from the first bad record on.
+func (s *Store) IngestWARC(ctx context.Context, paths []string, opts IngestOptions) (Stats, error) {
+	var total Progress
+	abs := make([]string, len(paths))
+	for i, p := range paths {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return Stats{}, err
+		}
+		fi, err := os.Stat(a)
+		if err != nil {
+			return Stats{}, fmt.Errorf("store: ingest WARC: %w", err)
+		}
+		abs[i] = a
+		total.TotalBytes += fi.Size()
+	}
+	maxSize := opts.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = DefaultMaxFileSize
+	}
+	produce := func(ctx context.Context, emit func(job) bool, done func(string) bool, resumed, read *atomic.Int64) error {
+		for _, p := range abs {
+			if done("warc:" + p) {
+				if fi, err := os.Stat(p); err == nil {
+					read.Add(fi.Size())
+				}
+				continue
+			}
+			if err := produceWARC(ctx, p, maxSize, emit, done, resumed, read); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return s.ingest(ctx, opts, total, produce)
+}
+
+// produceWARC emits a job for every response or resource record of the
+// WARC file at path, then a marker job that records the file as done.
+func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job) bool, done func(string) bool, resumed, read *atomic.Int64) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("store: ingest WARC: %w", err)
+	}
+	defer f.Close()
+	cr := &countingReader{r: f, n: read}
+	r, err := warc.NewReader(cr)
+	if err != nil {
+		return fmt.Errorf("store: ingest WARC %s: %w", path, err)
+	}
+	lastBad := false // the last record could not be read: the file is cut there
+	for i := 0; ; i++ {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		source := "warc:" + path + "#" + strconv.Itoa(i)
+		if err != nil {
+			if !done(source) && !lastBad {
+				it := skipped(ReasonBadRecord, err)
+				if !emit(job{source: source, run: func() item { return it }}) {
+					return ctx.Err()
+				}
+			}
+			break
+		}
+		t := rec.Header.Type()
+		if t != warc.TypeResponse && t != warc.TypeResource {
+			continue
+		}
+		if done(source) {
+			resumed.Add(1)
+			continue
+		}
+		run, bad := readRecord(rec, maxSize)
+		lastBad = bad
+		if !emit(job{source: source, run: run}) {
+			return ctx.Err()
+		}
+	}
+	if !emit(job{source: "warc:" + path, run: func() item { return item{} }}) {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// readRecord reads what it needs of rec now (its Body is valid only until
+// the next record) and returns the work to finish on a worker; bad reports
+// that the record could not be read.
+func readRecord(rec *warc.Record, maxSize int64) (run func() item, bad bool) {
+	fail := func(reason string, err error) (func() item, bool) {
+		it := skipped(reason, err)
+		return func() item { return it }, reason == ReasonBadRecord
+	}
+	target := rec.Header.TargetURI()
+	uri, err := canon.Canonicalize(target)
+	if err != nil {
+		return fail(ReasonBadURI, err)
+	}
+	status, header := http.StatusOK, http.Header{}
+	var body []byte
+	if rec.Header.Type() == warc.TypeResource {
+		header.Set("Content-Type", rec.Header.ContentType())
+		body, err = io.ReadAll(io.LimitReader(rec.Body, maxSize+1))
+	} else {
+		var br io.Reader
+		status, header, br, err = warc.ReadResponse(rec)
+		if err != nil {
+			return fail(ReasonBadRecord, err)
+		}
+		body, err = warc.DecodeBody(header, br, maxSize+1)
+	}
+	if err != nil {
+		return fail(ReasonBadRecord, err)
+	}
+	if int64(len(body)) > maxSize {
+		return fail(ReasonTooLarge, fmt.Errorf("more than %d bytes", maxSize))
+	}
+	return func() item { return captureItem(target, uri, status, header, body) }, false
+}
+
+// captureItem turns one HTTP capture into a page, a redirect or a skip.
+func captureItem(target, uri string, status int, header http.Header, body []byte) item {
+	base, err := url.Parse(target)
+	if err != nil {
+		return skipped(ReasonBadURI, err)
+	}
+	resolve := func(href string) (string, bool) {
+		ref, err := url.Parse(href)
+		if err != nil {
+			return "", false
+		}
+		c, err := canon.Canonicalize(base.ResolveReference(ref).String())
+		return c, err == nil
+	}
+	switch {
+	case status >= 300 && status < 400:
+		loc := header.Get("Location")
+		if t, ok := resolve(loc); ok && loc != "" && t != uri {
+			return item{redirect: &redirectRow{uri: uri, target: t, status: status}}
+		}
+		return skipped(ReasonStatus, fmt.Errorf("status %d without a usable Location", status))
+	case status < 200 || status >= 300:
+		return skipped(ReasonStatus, fmt.Errorf("status %d", status))
+	}
+	if t := filter.Sniff(header, body); t != filter.TypeHTML {
+		return skipped(ReasonNotHTML, errors.New(string(t)))
+	}
+	h := header.Clone()
+	for _, k := range []string{"Content-Encoding", "Content-Length", "Transfer-Encoding"} {
+		h.Del(k)
+	}
+	ctype := h.Get("Content-Type")
+	if ctype == "" {
+		ctype = "text/html"
+	}
+	_, meta := scanPage(body, nil, nil)
+	return pageItem(pageInput{
+		uri:         uri,
+		address:     target,
+		site:        base.Hostname(),
+		body:        body,
+		meta:        meta,
+		status:      status,
+		contentType: ctype,
+		header:      formatHeader(h),
+		resolve:     resolve,
+	})
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}

@@ -1,0 +1,298 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// writer writes ingested items, one transaction per batch. It is used by
+// one goroutine.
+type writer struct {
+	db    *sql.DB
+	tx    *sql.Tx
+	stmts [nWriteStmts]*sql.Stmt // prepared on db
+	bound [nWriteStmts]*sql.Stmt // bound to tx
+	ids   map[string]int64       // urls ids known to be committed or in tx
+	// complete says that ids holds every row of urls, so that a URI not
+	// in it is new.
+	complete bool
+	// stale says that this ingest has cleared the mark that the derived
+	// data (in-degrees, the df table) is up to date.
+	stale bool
+}
+
+// preloadURLs bounds the size of a urls table that newWriter reads into
+// memory whole; beyond it, each new URI is looked up in the database.
+const preloadURLs = 2_000_000
+
+// linkChunk is how many links one INSERT statement writes: fewer calls
+// through database/sql, which cost more than SQLite's own work per row.
+const linkChunk = 64
+
+// The writer's statements.
+const (
+	wGetURL = iota
+	wAddURL
+	wExists
+	wAddPage
+	wAddBody
+	wAddFTS
+	wAddLink
+	wAddLinks
+	wAddRedirect
+	wAddSource
+	wAddSkipped
+	nWriteStmts
+)
+
+var writeSQL = [nWriteStmts]string{
+	wGetURL:      `SELECT id FROM urls WHERE uri = ?`,
+	wAddURL:      `INSERT OR IGNORE INTO urls (uri) VALUES (?)`,
+	wExists:      `SELECT EXISTS (SELECT 1 FROM pages WHERE id = ?1) OR EXISTS (SELECT 1 FROM redirects WHERE id = ?1)`,
+	wAddPage:     `INSERT INTO pages (id, address, site, title, status, content_type, header, words, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	wAddBody:     `INSERT INTO bodies (id, data) VALUES (?, ?)`,
+	wAddFTS:      `INSERT INTO fts (rowid, title, body) VALUES (?, ?, ?)`,
+	wAddLink:     `INSERT INTO links (src, pos, dst, anchor, nav, area) VALUES (?, ?, ?, ?, ?, ?)`,
+	wAddLinks:    `INSERT INTO links (src, pos, dst, anchor, nav, area) VALUES (?, ?, ?, ?, ?, ?)` + strings.Repeat(`, (?, ?, ?, ?, ?, ?)`, linkChunk-1),
+	wAddRedirect: `INSERT INTO redirects (id, target, status, source) VALUES (?, ?, ?, ?)`,
+	wAddSource:   `INSERT OR REPLACE INTO sources (source, outcome) VALUES (?, ?)`,
+	wAddSkipped:  `INSERT OR REPLACE INTO skipped (source, reason, detail) VALUES (?, ?, ?)`,
+}
+
+// newWriter prepares the writer's statements on db, the one-connection
+// write pool.
+func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
+	wr := &writer{db: db, ids: map[string]int64{}}
+	for i, q := range writeSQL {
+		st, err := db.PrepareContext(ctx, q)
+		if err != nil {
+			wr.close()
+			return nil, fmt.Errorf("store: ingest: prepare: %w", err)
+		}
+		wr.stmts[i] = st
+	}
+	if err := wr.preload(ctx); err != nil {
+		wr.close()
+		return nil, fmt.Errorf("store: ingest: %w", err)
+	}
+	return wr, nil
+}
+
+// preload reads the urls table into wr.ids when it is not too large.
+func (wr *writer) preload(ctx context.Context) error {
+	var n int
+	if err := wr.db.QueryRowContext(ctx, `SELECT count(*) FROM urls`).Scan(&n); err != nil {
+		return err
+	}
+	if n > preloadURLs {
+		return nil
+	}
+	rows, err := wr.db.QueryContext(ctx, `SELECT id, uri FROM urls`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var uri string
+		if err := rows.Scan(&id, &uri); err != nil {
+			return err
+		}
+		wr.ids[uri] = id
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	wr.complete = true
+	return nil
+}
+
+// close rolls back an open transaction and closes the statements.
+func (wr *writer) close() {
+	wr.rollback()
+	for _, st := range wr.stmts {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// begin opens a transaction unless one is open.
+func (wr *writer) begin(ctx context.Context) error {
+	if wr.tx != nil {
+		return nil
+	}
+	tx, err := wr.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: ingest: begin: %w", err)
+	}
+	wr.tx = tx
+	for i, st := range wr.stmts {
+		wr.bound[i] = tx.StmtContext(ctx, st)
+	}
+	return nil
+}
+
+// commit commits the open transaction, if any.
+func (wr *writer) commit() error {
+	if wr.tx == nil {
+		return nil
+	}
+	err := wr.tx.Commit()
+	wr.tx = nil
+	if err != nil {
+		wr.ids, wr.complete, wr.stale = map[string]int64{}, false, false // the failed transaction is void
+		return fmt.Errorf("store: ingest: commit: %w", err)
+	}
+	return nil
+}
+
+// rollback abandons the open transaction, if any.
+func (wr *writer) rollback() {
+	if wr.tx != nil {
+		wr.tx.Rollback()
+		wr.tx = nil
+		wr.ids, wr.complete, wr.stale = map[string]int64{}, false, false
+	}
+}
+
+// exec runs statement i of the open transaction.
+func (wr *writer) exec(ctx context.Context, i int, args ...any) error {
+	_, err := wr.bound[i].ExecContext(ctx, args...)
+	return err
+}
+
+// urlID returns the id of uri in urls, adding it when needed.
+func (wr *writer) urlID(ctx context.Context, uri string) (int64, error) {
+	if id, ok := wr.ids[uri]; ok {
+		return id, nil
+	}
+	if wr.complete {
+		// Most likely new: insert, and look up only if another process
+		// added it meanwhile.
+		res, err := wr.bound[wAddURL].ExecContext(ctx, uri)
+		if err != nil {
+			return 0, err
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 1 {
+			id, err := res.LastInsertId()
+			if err != nil {
+				return 0, err
+			}
+			wr.ids[uri] = id
+			return id, nil
+		}
+	}
+	var id int64
+	err := wr.bound[wGetURL].QueryRowContext(ctx, uri).Scan(&id)
+	if err == sql.ErrNoRows {
+		if _, err = wr.bound[wAddURL].ExecContext(ctx, uri); err == nil {
+			err = wr.bound[wGetURL].QueryRowContext(ctx, uri).Scan(&id)
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	wr.ids[uri] = id
+	return id, nil
+}
+
+// write writes one item in the open transaction (opening one if needed).
+// A page or redirect whose URI the store already holds becomes a skip with
+// ReasonDuplicate.
+func (wr *writer) write(ctx context.Context, it *item) error {
+	if err := wr.begin(ctx); err != nil {
+		return err
+	}
+	if err := wr.writeItem(ctx, it); err != nil {
+		return fmt.Errorf("store: ingest %s: %w", it.source, err)
+	}
+	return nil
+}
+
+// writeItem is write without the transaction handling.
+func (wr *writer) writeItem(ctx context.Context, it *item) error {
+	var uri string
+	switch {
+	case it.page != nil:
+		uri = it.page.uri
+	case it.redirect != nil:
+		uri = it.redirect.uri
+	}
+	var id int64
+	if uri != "" {
+		var err error
+		if id, err = wr.urlID(ctx, uri); err != nil {
+			return err
+		}
+		var exists bool
+		if err := wr.bound[wExists].QueryRowContext(ctx, id).Scan(&exists); err != nil {
+			return err
+		}
+		if exists {
+			it.page, it.redirect = nil, nil
+			it.skip, it.detail = ReasonDuplicate, uri
+		}
+	}
+	if (it.page != nil || it.redirect != nil) && !wr.stale {
+		if _, err := wr.tx.ExecContext(ctx, `DELETE FROM meta WHERE key = 'derived'`); err != nil {
+			return err
+		}
+		wr.stale = true
+	}
+	switch {
+	case it.page != nil:
+		if err := wr.writePage(ctx, id, it); err != nil {
+			return err
+		}
+		return wr.exec(ctx, wAddSource, it.source, "page")
+	case it.redirect != nil:
+		r := it.redirect
+		if err := wr.exec(ctx, wAddRedirect, id, r.target, r.status, it.source); err != nil {
+			return err
+		}
+		return wr.exec(ctx, wAddSource, it.source, "redirect")
+	case it.skip != "":
+		if err := wr.exec(ctx, wAddSkipped, it.source, it.skip, it.detail); err != nil {
+			return err
+		}
+		return wr.exec(ctx, wAddSource, it.source, it.skip)
+	}
+	return wr.exec(ctx, wAddSource, it.source, "done")
+}
+
+// writePage writes a page, its body, its index entry and its links.
+func (wr *writer) writePage(ctx context.Context, id int64, it *item) error {
+	p := it.page
+	if err := wr.exec(ctx, wAddPage, id, p.address, p.site, p.title, p.status, p.contentType, p.header, p.words, it.source); err != nil {
+		return err
+	}
+	if err := wr.exec(ctx, wAddBody, id, p.body); err != nil {
+		return err
+	}
+	if err := wr.exec(ctx, wAddFTS, id, p.titleText, p.text); err != nil {
+		return err
+	}
+	args := make([]any, 0, 6*linkChunk)
+	for pos, l := range p.links {
+		dst, err := wr.urlID(ctx, l.URI)
+		if err != nil {
+			return err
+		}
+		args = append(args, id, pos, dst, l.Anchor, l.Nav, l.Area)
+		if len(args) == cap(args) {
+			if err := wr.exec(ctx, wAddLinks, args...); err != nil {
+				return err
+			}
+			args = args[:0]
+		}
+	}
+	for i := 0; i < len(args); i += 6 {
+		if err := wr.exec(ctx, wAddLink, args[i:i+6]...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
