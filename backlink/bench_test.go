@@ -82,6 +82,20 @@ func BenchmarkLocate(b *testing.B) {
 	}
 }
 
+func BenchmarkParse(b *testing.B) {
+	for _, p := range benchPages {
+		b.Run(p.name, func(b *testing.B) {
+			b.SetBytes(int64(len(p.body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse(p.body, p.uri); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkRender(b *testing.B) {
 	for _, p := range benchPages {
 		b.Run(p.name, func(b *testing.B) {

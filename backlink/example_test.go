@@ -51,6 +51,24 @@ func ExampleLocate() {
 	// [rediscovering missing web pages]
 }
 
+func ExampleParse() {
+	doc, err := backlink.Parse([]byte(readingList), "http://course.example.edu/web/week3.html")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// One read of the page serves any number of targets.
+	for _, target := range []string{"http://course.example.edu/", "http://course.example.edu/web/papers/lexsig.html"} {
+		loc, err := doc.Locate(target)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(loc.Words(backlink.Anchor, true))
+	}
+	// Output:
+	// [Home]
+	// [Next rediscovering missing web pages]
+}
+
 func ExampleRender() {
 	text, err := backlink.Render([]byte(readingList), "text/html; charset=utf-8")
 	if err != nil {
@@ -61,6 +79,22 @@ func ExampleRender() {
 	// Home Next
 	// Week 3: finding lost pages
 	// Before class, read the short paper on rediscovering missing web pages and bring two questions about anchor text.
+}
+
+func ExampleDecode() {
+	// "Café" in windows-1252, declared in a <meta> element.
+	page := []byte("<meta charset=\"windows-1252\"><p>Caf\xe9</p>")
+	utf8Page, charset, err := backlink.Decode(page, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	text, err := backlink.Render(utf8Page, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(charset, ": ", text)
+	// Output:
+	// windows-1252: Café
 }
 
 func ExampleOutlinks() {

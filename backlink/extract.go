@@ -28,8 +28,8 @@ type Link struct {
 	// Area marks a link of an image map (<area href>). Such links do not
 	// count as links to a target (the paper, §3.1 "Backlink validation").
 	Area bool
-	// Nav marks a navigation link (see the heuristic described in nav.go
-	// and on Located.Words).
+	// Nav marks a navigation link: a menu, sidebar, breadcrumb, pager or
+	// permalink link (the package documentation, "Navigation links").
 	Nav bool
 	// Rel is the rel attribute as written, or "".
 	Rel string
@@ -72,8 +72,11 @@ type Located struct {
 // decode the page with Decode first and pass the result. A page URI or
 // target that is not absolute returns an error wrapping ErrBadURI and the
 // canon error; a radius below Page returns ErrRadius; a page with no link to
-// target returns ErrNoLink. Extract is Locate followed by
-// Located.Words(radius, true).
+// target returns ErrNoLink. The result is empty, not nil, when the links
+// have no words to draw (image links without alt text, radius Anchor).
+// Extract is Locate followed by Located.Words(radius, true), but cheaper: it
+// splits into words only the text near the links. It is safe for concurrent
+// use.
 func Extract(html []byte, pageURI, target string, radius Radius) ([]string, error) {
 	if radius < Page {
 		return nil, fmt.Errorf("%w: %d", ErrRadius, radius)
@@ -150,7 +153,8 @@ func (l *Located) Links() []Link {
 // sidebars, breadcrumbs, tables of contents, pagers, related links), when
 // its rel is prev, next, up, home, index or contents, when it is a "¶"
 // permalink, or when its text is just "next", "previous", "up", "home",
-// "top", "index" or "contents". nav.go spells the rules out.
+// "top", "index" or "contents"; the package documentation ("Navigation
+// links") spells the rules out.
 func (l *Located) Words(r Radius, nav bool) []string {
 	if r < Page {
 		r = Page
@@ -396,8 +400,10 @@ var plainHref = func() (t [256]bool) {
 // resolved path ends (trailing slashes aside) with the href's own last
 // non-empty segment, unless that segment is ".", "..", or missing (an empty
 // path, "?q", "#frag", "/"), in which case the result depends on the base
-// and the href must be resolved. The test compares it with resolving every
-// href, on varied pages and under fuzzing.
+// and the href must be resolved. That also covers a page linking to itself
+// ("#top", ""), and a <base> changes only what the href's path is merged
+// with, never its last segment. The tests compare the prefilter with
+// resolving every href, on varied pages and under fuzzing.
 func mayMatch(href []byte, segment string) bool {
 	// Trim as cleanHref does.
 	i, j := 0, len(href)

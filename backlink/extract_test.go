@@ -204,7 +204,7 @@ func TestExtractMatchesLocate(t *testing.T) {
 		page{"cjk without separators", []byte(strings.Repeat("日本語の文章"+link, 300)), testPage, "http://example.org/a/b/t.html"},
 		page{"punctuation only", []byte(strings.Repeat(" -- ,, ;; "+`<a href="t.html">!</a>`, 300)), testPage, "http://example.org/a/b/t.html"},
 		page{"links at the edges", []byte(link + " a b c " + link), testPage, "http://example.org/a/b/t.html"},
-		page{"words glued to links", []byte("a"+link+"b"+link+"c, d-"+link+"-e"), testPage, "http://example.org/a/b/t.html"},
+		page{"words glued to links", []byte("a" + link + "b" + link + "c, d-" + link + "-e"), testPage, "http://example.org/a/b/t.html"},
 	)
 	for _, p := range pages {
 		loc, err := Locate(p.body, p.uri, p.target)

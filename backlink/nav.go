@@ -1,47 +1,16 @@
 package backlink
 
 import (
-	"bytes"
 	"unicode/utf8"
 
 	"golang.org/x/net/html/atom"
 )
 
-// This file holds the navigation-link heuristic. A link is navigation when
-// any of these holds:
-//
-//  1. It is inside a nav or aside element, or inside an element whose role
-//     attribute lists navigation, banner, contentinfo or complementary.
-//  2. It is inside a header or footer element that is not itself inside
-//     article, main, section, aside or nav (or role="main"/"article"): the
-//     page banner and page footer, not the header of a blog post (the
-//     HTML-AAM mapping of header and footer to banner and contentinfo).
-//  3. It is inside an element, or is an a element, whose class or id holds
-//     a keyword. Class and id values are split into tokens at white space
-//     and each token into parts at '-' and '_'; a part that equals, ignoring
-//     ASCII case, one of nav, navbar, navigation, menu, sidebar,
-//     sphinxsidebar, toc, breadcrumb, breadcrumbs, related, pager,
-//     pagination, prev, previous, next, header or footer is a keyword.
-//     "site-nav", "main-navigation" and "nav-links" match; "toctree-wrapper"
-//     does not: in Sphinx the toctree inside the page body is the content of
-//     index pages, while the sidebar's toctree is inside "sphinxsidebar"
-//     anyway. Three exceptions keep content apart: header and footer parts
-//     count only where rule 2 would let a header element count; header,
-//     footer and sidebar parts do not count in a token that also has a part
-//     content, main, entry, post, article or page ("entry-header",
-//     "content-sidebar-wrap"); and the class and id of html, body, main and
-//     article elements are not read at all, since themes put words such as
-//     "has-sidebar" or "category-menu" there.
-//  4. The a element's rel lists prev, next, up, home, index or contents.
-//  5. It is a permalink: the a element's class holds the token headerlink
-//     or permalink, or its visible text is exactly "¶", "#" or "§".
-//  6. Its visible text, with white space and the arrows « » ← → ↑ removed,
-//     is one of next, previous, prev, up, home, top, index or contents,
-//     ignoring case.
-//
-// Rules 1 to 3 are decided while the page streams, from the flags of the
-// enclosing element (no tree is built); rules 4 and 5 from the a element's
-// attributes; rules 5 and 6 from its text after the walk.
+// This file holds the navigation-link heuristic, whose rules the package
+// documentation spells out (doc.go, "Navigation links"). Rules 1 to 3 are
+// decided while the page streams, from the flags of the enclosing element
+// (no tree is built); rules 4 and 5 from the a element's attributes; rules
+// 5 and 6 from its text after the walk.
 
 // elementFlags returns the flags an element a adds to parent, the flags of
 // the element it opens in; at holds its attributes, or nil when it has none.
@@ -207,26 +176,26 @@ func linkAttrNav(at *attrs) bool {
 		hasToken(at.class, "headerlink", "permalink")
 }
 
-// navText applies rules 5 and 6 to the visible text of a link.
+// navText applies rules 5 and 6 to the visible text of a link, which may
+// hold any white space (the walker keeps text as written outside Render).
 func navText(text []byte) bool {
-	text = bytes.TrimSpace(text)
-	if len(text) == 0 || len(text) > 32 {
-		return false
-	}
-	switch string(text) {
-	case "¶", "#", "§":
-		return true
-	}
-	var buf [32]byte
+	var buf [8]byte // "previous" and "contents" are the longest
 	n := 0
+	symbol := false // "¶", "#" or "§" seen
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRune(text[i:])
 		i += size
 		switch r {
-		case ' ', '\t', '\n', '\r', '\f', '«', '»', '←', '→', '↑':
+		case ' ', '\t', '\n', '\r', '\f', '\u00a0', '«', '»', '←', '→', '↑':
+			continue
+		case '¶', '#', '§':
+			if symbol || n > 0 {
+				return false
+			}
+			symbol = true
 			continue
 		}
-		if r >= utf8.RuneSelf {
+		if r >= utf8.RuneSelf || n == len(buf) || symbol {
 			return false
 		}
 		c := byte(r)
@@ -235,6 +204,9 @@ func navText(text []byte) bool {
 		}
 		buf[n] = c
 		n++
+	}
+	if symbol {
+		return n == 0
 	}
 	switch string(buf[:n]) {
 	case "next", "previous", "prev", "up", "home", "top", "index", "contents":

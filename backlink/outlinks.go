@@ -15,27 +15,11 @@ import "strings"
 // returns an error wrapping ErrBadURI. A page without links returns an empty
 // slice.
 func Outlinks(html []byte, pageURI string) ([]Link, error) {
-	page, err := parseURI("page", pageURI)
+	d, err := Parse(html, pageURI)
 	if err != nil {
 		return nil, err
 	}
-	b, _, err := Decode(html, "")
-	if err != nil {
-		return nil, err
-	}
-	w := getWalker()
-	defer putWalker(w)
-	w.walk(b, keepAll, "")
-	w.splitWords()
-	r := resolver{base: w.baseURL(page)}
-	out := make([]Link, 0, len(w.links))
-	for i := range w.links {
-		l := &w.links[i]
-		if u, ok := r.resolve(l.href); ok && isHTTP(u) {
-			out = append(out, w.link(l, u))
-		}
-	}
-	return out, nil
+	return d.Outlinks(), nil
 }
 
 // isHTTP reports whether the canonical URI u is an http or https URI.

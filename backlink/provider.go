@@ -5,8 +5,8 @@ import (
 	"errors"
 )
 
-// ErrNoLink is returned by Extract when the page holds no link to the target
-// (links inside image maps do not count).
+// ErrNoLink is returned by Extract and Locate when the page holds no link to
+// the target (links inside image maps do not count).
 var ErrNoLink = errors.New("backlink: no link to target")
 
 // Radius is how many words around each link to the target Extract draws, on

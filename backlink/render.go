@@ -38,6 +38,7 @@ func Render(body []byte, contentType string) (string, error) {
 	}
 	w := getWalker()
 	defer putWalker(w)
+	w.collapse = true
 	w.walk(b, keepNone, "")
 	if len(w.text) == 0 {
 		return "", nil
@@ -93,6 +94,7 @@ type rawLink struct {
 // elem is an element on the walker's stack of open elements.
 type elem struct {
 	key   uint32 // the atom, or a hash of an unknown name with the top bit set
+	kind  kind   // kindOf the atom
 	flags uint8  // flagNav, flagSection
 }
 
@@ -126,22 +128,26 @@ type walker struct {
 	spans   []span
 	local   []span // scratch space for window
 	tags    [tagCacheSize]tagSlot
-	stack []elem
-	base  string // the first <base href>, or ""
+	stack   []elem
+	base    string // the first <base href>, or ""
 
 	mode    keepMode
 	segment string // keepFilter: the target's last path segment
+	// collapse asks for Render's white space rules. Without it, text is
+	// kept as written but for the breaks between blocks and cells: the
+	// words are the same, and splitting them does not need the rest.
+	collapse bool
 
-	hasBase     bool
-	pre         int    // depth of pre-like elements
-	preStart    bool   // just after a pre start tag: drop one leading newline
-	rawSkip     bool   // the next text token is the content of script, style...
-	skipKey     uint32 // element whose subtree is being skipped, or 0
-	skipNest    int    // depth of nested skipKey elements
-	inHead      bool
-	headDone    bool
-	open        int // index in links of the open <a>, or -1
-	reader      bytes.Reader
+	hasBase  bool
+	pre      int    // depth of pre-like elements
+	preStart bool   // just after a pre start tag: drop one leading newline
+	rawSkip  bool   // the next text token is the content of script, style...
+	skipKey  uint32 // element whose subtree is being skipped, or 0
+	skipNest int    // depth of nested skipKey elements
+	inHead   bool
+	headDone bool
+	open     int // index in links of the open <a>, or -1
+	reader   bytes.Reader
 }
 
 var walkerPool = sync.Pool{New: func() any { return new(walker) }}
@@ -155,23 +161,26 @@ func putWalker(w *walker) {
 	}
 	w.links = w.links[:0]
 	clear(w.links[:cap(w.links)])
+	w.collapse = false
 	walkerPool.Put(w)
 }
 
 // reset prepares w for a new page.
 func (w *walker) reset(mode keepMode, segment string) {
+	collapse := w.collapse
 	*w = walker{
-		text:    w.text[:0],
-		words:   w.words[:0],
-		links:   w.links[:0],
-		matched: w.matched[:0],
-		spans:   w.spans[:0],
-		local:   w.local[:0],
-		stack:   w.stack[:0],
-		tags:    w.tags,
-		mode:    mode,
-		segment: segment,
-		open:    -1,
+		collapse: collapse,
+		text:     w.text[:0],
+		words:    w.words[:0],
+		links:    w.links[:0],
+		matched:  w.matched[:0],
+		spans:    w.spans[:0],
+		local:    w.local[:0],
+		stack:    w.stack[:0],
+		tags:     w.tags,
+		mode:     mode,
+		segment:  segment,
+		open:     -1,
 	}
 }
 
@@ -237,6 +246,12 @@ func (w *walker) startTag(z *html.Tokenizer, selfClosing bool) {
 	if w.skipNest > 0 {
 		if key == w.skipKey && !selfClosing {
 			w.skipNest++
+		}
+		if w.skipKey == uint32(atom.Svg) {
+			// In SVG, title, style and script hold markup, not raw text:
+			// without this, "<svg><title>x</svg>" would hide the rest of
+			// the page.
+			z.NextIsNotRawText()
 		}
 		return
 	}
@@ -315,7 +330,7 @@ func (w *walker) startTag(z *html.Tokenizer, selfClosing bool) {
 		w.preStart = true
 	}
 	if len(w.stack) < maxDepth {
-		w.stack = append(w.stack, elem{key: key, flags: parent | own})
+		w.stack = append(w.stack, elem{key: key, kind: k, flags: parent | own})
 	}
 }
 
@@ -375,7 +390,7 @@ func (w *walker) popTo(i int) {
 		case uint32(atom.Pre), uint32(atom.Listing), uint32(atom.Xmp), uint32(atom.Plaintext):
 			w.pre--
 		}
-		if kindOf(atom.Atom(w.stack[j].key))&kBlock != 0 {
+		if w.stack[j].kind&kBlock != 0 {
 			w.breakLine()
 		}
 	}
@@ -417,48 +432,50 @@ func (w *walker) impliedEnds(a atom.Atom, k kind) {
 
 // closeNearest pops the stack down to the innermost element that want
 // accepts, unless an element that stop accepts comes first.
-func (w *walker) closeNearest(want, stop func(uint32) bool) {
+func (w *walker) closeNearest(want func(uint32) bool, stop func(elem) bool) {
 	for i := len(w.stack) - 1; i >= 0; i-- {
-		key := w.stack[i].key
-		if want(key) {
+		e := w.stack[i]
+		if want(e.key) {
 			w.popTo(i)
 			return
 		}
-		if stop(key) {
+		if stop(e) {
 			return
 		}
 	}
 }
 
-func isA(k uint32) bool      { return k == uint32(atom.A) }
-func isP(k uint32) bool      { return k == uint32(atom.P) }
-func isLi(k uint32) bool     { return k == uint32(atom.Li) }
-func isDtDd(k uint32) bool   { return k == uint32(atom.Dt) || k == uint32(atom.Dd) }
-func isTr(k uint32) bool     { return k == uint32(atom.Tr) }
-func isCell(k uint32) bool   { return k == uint32(atom.Td) || k == uint32(atom.Th) }
-func stopNever(uint32) bool  { return false }
-func stopBlock(k uint32) bool { return kindOf(atom.Atom(k))&kBlock != 0 }
+func isA(k uint32) bool     { return k == uint32(atom.A) }
+func isP(k uint32) bool     { return k == uint32(atom.P) }
+func isLi(k uint32) bool    { return k == uint32(atom.Li) }
+func isDtDd(k uint32) bool  { return k == uint32(atom.Dt) || k == uint32(atom.Dd) }
+func isTr(k uint32) bool    { return k == uint32(atom.Tr) }
+func isCell(k uint32) bool  { return k == uint32(atom.Td) || k == uint32(atom.Th) }
+func stopNever(elem) bool   { return false }
+func stopBlock(e elem) bool { return e.kind&kBlock != 0 }
 
 // stopList stops the search for an open li, dt or dd at a list, or at any
 // block but div, p and address (the parser's "special" elements, roughly).
-func stopList(k uint32) bool {
-	switch atom.Atom(k) {
+func stopList(e elem) bool {
+	switch atom.Atom(e.key) {
 	case atom.Div, atom.P, atom.Address:
 		return false
 	}
-	return kindOf(atom.Atom(k))&kBlock != 0
+	return e.kind&kBlock != 0
 }
 
-func stopTable(k uint32) bool {
-	switch atom.Atom(k) {
+// stopTable stops the search for an open tr at a table or its sections.
+func stopTable(e elem) bool {
+	switch atom.Atom(e.key) {
 	case atom.Table, atom.Thead, atom.Tbody, atom.Tfoot:
 		return true
 	}
 	return false
 }
 
-func stopRow(k uint32) bool {
-	return k == uint32(atom.Tr) || stopTable(k)
+// stopRow stops the search for an open td or th at a row or a table.
+func stopRow(e elem) bool {
+	return e.key == uint32(atom.Tr) || stopTable(e)
 }
 
 // startLink opens a link for an <a> start tag with attributes at, whose
@@ -596,6 +613,10 @@ const (
 func (w *walker) addText(s []byte) {
 	if w.pre > 0 {
 		w.addPre(s)
+		return
+	}
+	if !w.collapse {
+		w.text = append(w.text, s...)
 		return
 	}
 	if bytes.IndexByte(s, 0xc2) >= 0 {
@@ -802,27 +823,16 @@ func boundaryBefore(text []byte, pos, chunks int) int {
 }
 
 // allWords returns every word of the text, as substrings of one copy of
-// it.
+// it. It fills w.words first, so that the result is allocated at its exact
+// size.
 func (w *walker) allWords() []string {
+	w.splitWords()
 	all := string(w.text)
-	out := make([]string, 0, len(w.text)/6)
-	for i := 0; ; {
-		start, end := words.Next(w.text, i)
-		if start == end {
-			return out
-		}
-		out = append(out, all[start:end])
-		i = end
+	out := make([]string, len(w.words))
+	for i, sp := range w.words {
+		out[i] = all[sp.start:sp.end]
 	}
-}
-
-// wordStrings returns the words [from, to) as strings sharing one
-// allocation.
-func (w *walker) wordStrings(from, to int) []string {
-	if from >= to {
-		return []string{}
-	}
-	return appendWords(nil, w.text, w.words[from:to])
+	return out
 }
 
 // appendWords appends the words ws of text to dst as strings that share one
@@ -1131,15 +1141,15 @@ func isButton(typ []byte) bool {
 type kind uint16
 
 const (
-	kVoid     kind = 1 << iota // has no end tag and no content
-	kBlock                     // starts and ends a line
-	kCell                      // separated from its neighbours by a space
-	kSkip                      // its whole subtree is not shown
-	kRawSkip                   // raw text element whose text is not shown
-	kPre                       // keeps white space
-	kClosesP                   // its start tag ends an open p
-	kHead                      // may appear in head
-	kUsesAttrs                 // its attributes are read whatever its place
+	kVoid      kind = 1 << iota // has no end tag and no content
+	kBlock                      // starts and ends a line
+	kCell                       // separated from its neighbours by a space
+	kSkip                       // its whole subtree is not shown
+	kRawSkip                    // raw text element whose text is not shown
+	kPre                        // keeps white space
+	kClosesP                    // its start tag ends an open p
+	kHead                       // may appear in head
+	kUsesAttrs                  // its attributes are read whatever its place
 )
 
 // kindOf returns the properties of the element a (0 for an unknown one).

@@ -40,6 +40,7 @@ func TestRender(t *testing.T) {
 		{"template hidden", "a<template><p>later</p><template>x</template>y</template> b", "a b\n"},
 		{"svg hidden", "a <svg><text>chart</text><a href='x'>l</a></svg> b", "a b\n"},
 		{"self-closing svg hides nothing", "a <svg/> b", "a b\n"},
+		{"svg title is not raw text", "<svg><title>chart</svg><p>visible</p>", "visible\n"},
 		{"iframe and object hidden", "a <iframe src=x>fallback</iframe><object data=y><p>alt</p></object> b", "a b\n"},
 		{"head and title hidden", "<head><title>The title</title><meta charset=utf-8></head><body>text", "text\n"},
 		{"title without head hidden", "<title>T</title><p>body", "body\n"},

@@ -25,9 +25,10 @@ const MaxConcurrentQueries = 4
 // first occurrence wins, so a page found at level 1 is not repeated at
 // level 2, and the target itself never appears. URIs are returned as the
 // provider gave them; a URI that cannot be canonicalized is skipped, and a
-// provider answer longer than limit is cut to limit. Level is set, and Rank
-// is renumbered from 1 within each level in walk order, so it counts only
-// the pages kept.
+// provider answer longer than limit is cut to limit. Level and Via (the
+// canonical URI the page was listed for: the target at level 1, a level-1
+// page at level 2) are set, and Rank is renumbered from 1 within each level
+// in walk order, so it counts only the pages kept.
 //
 // The queries of one level run concurrently, at most MaxConcurrentQueries
 // at a time, but the result order is deterministic. A provider error stops
@@ -54,9 +55,10 @@ func Neighborhood(ctx context.Context, p Provider, target string, depth, limit i
 		if err != nil {
 			return nil, err
 		}
-		frontier = frontier[:0:0]
+		asked := frontier
+		frontier = nil
 		rank := 0
-		for _, answer := range answers {
+		for i, answer := range answers {
 			for _, b := range answer[:min(len(answer), limit)] {
 				c, err := canon.Canonicalize(b.URI)
 				if err != nil || seen[c] {
@@ -64,7 +66,7 @@ func Neighborhood(ctx context.Context, p Provider, target string, depth, limit i
 				}
 				seen[c] = true
 				rank++
-				out = append(out, Backlink{URI: b.URI, Rank: rank, Level: level})
+				out = append(out, Backlink{URI: b.URI, Rank: rank, Level: level, Via: asked[i]})
 				frontier = append(frontier, c)
 			}
 		}

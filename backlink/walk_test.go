@@ -51,41 +51,41 @@ func TestNeighborhood(t *testing.T) {
 		want         []Backlink
 	}{
 		{"level 1", "http://t.example/missing", 1, 10, []Backlink{
-			{URI: "http://a.example/1", Rank: 1, Level: 1},
-			{URI: "http://b.example/2", Rank: 2, Level: 1},
-			{URI: "http://c.example/3", Rank: 3, Level: 1},
+			{URI: "http://a.example/1", Rank: 1, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://b.example/2", Rank: 2, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://c.example/3", Rank: 3, Level: 1, Via: "http://t.example/missing"},
 		}},
 		{"depth below 1 reads as 1", "http://t.example/missing", 0, 10, []Backlink{
-			{URI: "http://a.example/1", Rank: 1, Level: 1},
-			{URI: "http://b.example/2", Rank: 2, Level: 1},
-			{URI: "http://c.example/3", Rank: 3, Level: 1},
+			{URI: "http://a.example/1", Rank: 1, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://b.example/2", Rank: 2, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://c.example/3", Rank: 3, Level: 1, Via: "http://t.example/missing"},
 		}},
 		{"levels 1 and 2", "HTTP://t.example/missing#x", 2, 10, []Backlink{
-			{URI: "http://a.example/1", Rank: 1, Level: 1},
-			{URI: "http://b.example/2", Rank: 2, Level: 1},
-			{URI: "http://c.example/3", Rank: 3, Level: 1},
-			{URI: "http://d.example/4", Rank: 1, Level: 2},
-			{URI: "http://e.example/5", Rank: 2, Level: 2},
-			{URI: "http://f.example/6", Rank: 3, Level: 2},
-			{URI: "http://g.example/7", Rank: 4, Level: 2},
+			{URI: "http://a.example/1", Rank: 1, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://b.example/2", Rank: 2, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://c.example/3", Rank: 3, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://d.example/4", Rank: 1, Level: 2, Via: "http://a.example/1"},
+			{URI: "http://e.example/5", Rank: 2, Level: 2, Via: "http://a.example/1"},
+			{URI: "http://f.example/6", Rank: 3, Level: 2, Via: "http://b.example/2"},
+			{URI: "http://g.example/7", Rank: 4, Level: 2, Via: "http://c.example/3"},
 		}},
 		{"limit cuts each answer", "http://t.example/missing", 2, 2, []Backlink{
-			{URI: "http://a.example/1", Rank: 1, Level: 1},
-			{URI: "http://b.example/2", Rank: 2, Level: 1},
-			{URI: "http://d.example/4", Rank: 1, Level: 2},
-			{URI: "http://e.example/5/", Rank: 2, Level: 2},
-			{URI: "http://f.example/6", Rank: 3, Level: 2},
+			{URI: "http://a.example/1", Rank: 1, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://b.example/2", Rank: 2, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://d.example/4", Rank: 1, Level: 2, Via: "http://a.example/1"},
+			{URI: "http://e.example/5/", Rank: 2, Level: 2, Via: "http://b.example/2"},
+			{URI: "http://f.example/6", Rank: 3, Level: 2, Via: "http://b.example/2"},
 		}},
 		{"depth 3", "http://t.example/missing", 3, 10, []Backlink{
-			{URI: "http://a.example/1", Rank: 1, Level: 1},
-			{URI: "http://b.example/2", Rank: 2, Level: 1},
-			{URI: "http://c.example/3", Rank: 3, Level: 1},
-			{URI: "http://d.example/4", Rank: 1, Level: 2},
-			{URI: "http://e.example/5", Rank: 2, Level: 2},
-			{URI: "http://f.example/6", Rank: 3, Level: 2},
-			{URI: "http://g.example/7", Rank: 4, Level: 2},
-			{URI: "http://h.example/8", Rank: 1, Level: 3},
-			{URI: "http://i.example/9", Rank: 2, Level: 3},
+			{URI: "http://a.example/1", Rank: 1, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://b.example/2", Rank: 2, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://c.example/3", Rank: 3, Level: 1, Via: "http://t.example/missing"},
+			{URI: "http://d.example/4", Rank: 1, Level: 2, Via: "http://a.example/1"},
+			{URI: "http://e.example/5", Rank: 2, Level: 2, Via: "http://a.example/1"},
+			{URI: "http://f.example/6", Rank: 3, Level: 2, Via: "http://b.example/2"},
+			{URI: "http://g.example/7", Rank: 4, Level: 2, Via: "http://c.example/3"},
+			{URI: "http://h.example/8", Rank: 1, Level: 3, Via: "http://d.example/4"},
+			{URI: "http://i.example/9", Rank: 2, Level: 3, Via: "http://g.example/7"},
 		}},
 		{"nobody links", "http://nowhere.example/", 2, 10, []Backlink{}},
 		{"limit 0", "http://t.example/missing", 2, 0, []Backlink{}},
@@ -137,7 +137,8 @@ func TestNeighborhoodConcurrency(t *testing.T) {
 		t.Fatalf("Neighborhood returned %d pages, want %d", len(got), 2*pages)
 	}
 	for i := range pages {
-		want := Backlink{URI: "http://l1.example/" + string(rune('a'+i)) + "/in", Rank: i + 1, Level: 2}
+		parent := "http://l1.example/" + string(rune('a'+i))
+		want := Backlink{URI: parent + "/in", Rank: i + 1, Level: 2, Via: parent}
 		if got[pages+i] != want {
 			t.Errorf("level-2 page %d = %+v, want %+v", i, got[pages+i], want)
 		}

@@ -1,0 +1,95 @@
+package backlink
+
+import (
+	"fmt"
+
+	"github.com/linkrot/relink/canon"
+)
+
+// Document is an HTML page read once, with its words and every link on it
+// resolved, so that the links to any number of targets can be located
+// without reading the page again (a backlink page of several missing URIs,
+// or one page visited at two levels of a neighborhood). It is immutable and
+// safe for concurrent use.
+type Document struct {
+	text  []byte
+	words []span
+	links []Link // every <a href> and <area href> that resolves, in page order
+}
+
+// Parse reads the HTML page html, whose URI is pageURI, into a Document:
+// it renders the page and resolves every <a href> and <area href> against
+// pageURI and the page's first <base href>, as Extract does. html is
+// decoded as Decode(html, "") does. A pageURI that is not absolute returns
+// an error wrapping ErrBadURI. Parse costs about what Outlinks costs; when
+// only one target matters, Locate is cheaper, since it resolves only the
+// hrefs that could match.
+func Parse(html []byte, pageURI string) (*Document, error) {
+	page, err := parseURI("page", pageURI)
+	if err != nil {
+		return nil, err
+	}
+	b, _, err := Decode(html, "")
+	if err != nil {
+		return nil, err
+	}
+	w := getWalker()
+	defer putWalker(w)
+	w.walk(b, keepAll, "")
+	w.splitWords()
+	r := resolver{base: w.baseURL(page)}
+	d := &Document{links: make([]Link, 0, len(w.links))}
+	for i := range w.links {
+		if u, ok := r.resolve(w.links[i].href); ok {
+			d.links = append(d.links, w.link(&w.links[i], u))
+		}
+	}
+	// The Document takes the walker's text and words.
+	d.text, d.words = w.text, w.words
+	w.text, w.words = nil, nil
+	return d, nil
+}
+
+// Locate returns the links on the page to target, as the function Locate
+// does: <area> links do not count, a page with no link to target returns
+// ErrNoLink, and a target that is not absolute returns an error wrapping
+// ErrBadURI. The Located shares the Document's text.
+func (d *Document) Locate(target string) (*Located, error) {
+	t, err := canon.Canonicalize(target)
+	if err != nil {
+		return nil, fmt.Errorf("%w: target: %w", ErrBadURI, err)
+	}
+	var links []Link
+	for _, l := range d.links {
+		if !l.Area && l.URI == t {
+			links = append(links, l)
+		}
+	}
+	if links == nil {
+		return nil, ErrNoLink
+	}
+	return &Located{text: d.text, words: d.words, links: links}, nil
+}
+
+// Outlinks returns the page's links to http and https URIs, in page order,
+// as the function Outlinks does.
+func (d *Document) Outlinks() []Link {
+	out := make([]Link, 0, len(d.links))
+	for _, l := range d.links {
+		if isHTTP(l.URI) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Words returns the words a person sees on the page, as the function Words
+// does with no Content-Type.
+func (d *Document) Words() []string {
+	all := string(d.text)
+	out := make([]string, len(d.words))
+	for i, s := range d.words {
+		out[i] = all[s.start:s.end]
+	}
+	return out
+}

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/score"
+)
+
+// writeManifest writes a manifest of testdata/site, a six-page site about
+// tea, and returns its path.
+func writeManifest(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("testdata/site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fmt.Sprintf(`{"name": "tea", "version": 1, "sites": [{"name": "tea", "package": "tea-notebook-doc",
+		"roots": [{"dir": %q, "base": "https://tea.example/notebook/", "style": "file"}]}]}`, dir)
+	path := filepath.Join(t.TempDir(), "tea.json")
+	if err := os.WriteFile(path, []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runExperiment runs the program with args and returns its stdout.
+func runExperiment(t *testing.T, args ...string) string {
+	t.Helper()
+	cfg, err := parseFlags(args, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), cfg, &stdout, &stderr); err != nil {
+		t.Fatalf("run(%q): %v\nstderr:\n%s", args, err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// TestRun runs the experiment on the tea site and checks every output
+// against the benchmark's interface (BENCHMARK.md).
+func TestRun(t *testing.T) {
+	manifest := writeManifest(t)
+	db := filepath.Join(t.TempDir(), "tea.db")
+	out := filepath.Join(t.TempDir(), "out")
+	stdout := runExperiment(t, "-corpus", manifest, "-store", db, "-targets", "2", "-seed", "1", "-out", out)
+
+	// The reproduced Table 4 is printed beside the paper's.
+	if !strings.Contains(stdout, score.Caption("1-anchor-10")+", ours / paper") || !strings.Contains(stdout, "/ 55.85 |") {
+		t.Errorf("stdout lacks Table 4 beside the paper's:\n%s", stdout)
+	}
+	for _, name := range []string{
+		"summary.json", "tables.md", "checks.md", "targets.jsonl", "strata.md", "strata.json",
+		"filters.md", "filters.json", "versions.txt",
+		"figures/radius.svg", "figures/radius.png", "figures/radius-nonav.svg",
+		"figures/depth-anchor.svg", "figures/depth-five.png", "figures/depth-ten.svg", "figures/depth-page.svg",
+		"figures/backlinks.svg", "figures/backlinks-nonav.png", "figures/navigation.svg",
+	} {
+		if fi, err := os.Stat(filepath.Join(out, name)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v (want a non-empty file)", name, err)
+		}
+	}
+
+	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bucket ">1000" is written as it is, not as \u003e1000.
+	if !bytes.Contains(raw, []byte(`">1000"`)) {
+		t.Errorf("summary.json does not hold \">1000\" literally")
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range top {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if diff := cmp.Diff([]string{"corpus", "runs", "seconds", "seed", "targets"}, keys); diff != "" {
+		t.Errorf("summary.json keys (-want +got):\n%s", diff)
+	}
+	var sum struct {
+		Corpus  string `json:"corpus"`
+		Targets int    `json:"targets"`
+		Seed    int    `json:"seed"`
+		Runs    []struct {
+			Method   string             `json:"method"`
+			Terms    int                `json:"terms"`
+			Targets  int                `json:"targets"`
+			MeanNDCG *float64           `json:"mean_ndcg"`
+			Buckets  map[string]float64 `json:"buckets"`
+		} `json:"runs"`
+		Seconds map[string]float64 `json:"seconds"`
+	}
+	if err := json.Unmarshal(raw, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Corpus != "tea" || sum.Targets != 2 || sum.Seed != 1 {
+		t.Errorf("summary: corpus %q, targets %d, seed %d; want tea, 2, 1", sum.Corpus, sum.Targets, sum.Seed)
+	}
+	if _, ok := sum.Seconds["ingest"]; !ok || len(sum.Seconds) != 2 || sum.Seconds["grid"] <= 0 {
+		t.Errorf("seconds = %v, want ingest and a positive grid", sum.Seconds)
+	}
+	// The paper's 24 methods and their 24 variants without navigation
+	// links, at 8 sizes each.
+	if len(sum.Runs) != 48*8 {
+		t.Errorf("%d runs, want %d", len(sum.Runs), 48*8)
+	}
+	methods := map[string]bool{}
+	for _, r := range sum.Runs {
+		methods[r.Method] = true
+		total := 0.0
+		for _, b := range score.BucketNames() {
+			v, ok := r.Buckets[b]
+			if !ok {
+				t.Errorf("run %s/%d: no bucket %q", r.Method, r.Terms, b)
+			}
+			total += v
+		}
+		if r.Targets != 2 || r.MeanNDCG == nil || *r.MeanNDCG < 0 || *r.MeanNDCG > 1 || total < 99.99 || total > 100.01 {
+			t.Errorf("run %+v: want 2 targets, a mean nDCG in [0, 1] and buckets summing to 100", r)
+		}
+	}
+	for _, m := range []string{"1-anchor-10", "2-ten-1000", "1-page-100", "1-anchor-10-nonav", "2-five-1000-nonav"} {
+		if !methods[m] {
+			t.Errorf("no run of method %s", m)
+		}
+	}
+
+	// targets.jsonl: one object per target.
+	f, err := os.Open(filepath.Join(out, "targets.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []targetLine
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var l targetLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("targets.jsonl: %v", err)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) != 2 {
+		t.Fatalf("targets.jsonl has %d lines, want 2", len(lines))
+	}
+	for _, l := range lines {
+		m, ok := l.Methods["1-anchor-10"]
+		if !strings.HasPrefix(l.URI, "https://tea.example/notebook") || !ok || len(m.Ranks) != 8 || l.Stratum != stratum(l.ContentBacklinks) {
+			t.Errorf("target line %+v", l)
+		}
+	}
+
+	// A second run finds the store built and gives the same results.
+	out2 := filepath.Join(t.TempDir(), "out")
+	runExperiment(t, "-corpus", manifest, "-store", db, "-targets", "2", "-seed", "1", "-out", out2)
+	raw2, err := os.ReadFile(filepath.Join(out2, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum2 struct {
+		Runs []score.Run `json:"runs"`
+	}
+	var sum1 struct {
+		Runs []score.Run `json:"runs"`
+	}
+	if err := json.Unmarshal(raw2, &sum2); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &sum1); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(sum1.Runs, sum2.Runs); diff != "" {
+		t.Errorf("a second run differs (-first +second):\n%s", diff)
+	}
+}
+
+// TestDrawTargets checks that the draw depends only on the pages and the
+// seed, and keeps to pages with a backlink page (BENCHMARK.md, "What the
+// numbers mean").
+func TestDrawTargets(t *testing.T) {
+	manifest := writeManifest(t)
+	m, err := store.ReadManifest(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(filepath.Join(t.TempDir(), "tea.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.IngestManifest(ctx, m, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	uris := func(ts []target) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.URI)
+		}
+		return out
+	}
+	tests := []struct {
+		name       string
+		n          int
+		seed       uint64
+		wantLen    int
+		wantUnique bool
+	}{
+		{"three of five", 3, 1, 3, true},
+		{"other seed", 3, 7, 3, true},
+		// history.html has no backlink page: five candidates.
+		{"more than there are", 10, 1, 5, true},
+	}
+	for _, tt := range tests {
+		a, available, err := drawTargets(ctx, s, tt.n, tt.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := drawTargets(ctx, s, tt.n, tt.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := uris(a)
+		if diff := cmp.Diff(got, uris(b)); diff != "" {
+			t.Errorf("%s: two draws differ (-first +second):\n%s", tt.name, diff)
+		}
+		if len(got) != tt.wantLen || available != 5 || !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+			t.Errorf("%s: drawTargets(%d, %d) = %v of %d available; want %d sorted distinct URIs of 5", tt.name, tt.n, tt.seed, got, available, tt.wantLen)
+		}
+		if slices.Contains(got, "https://tea.example/notebook/history.html") {
+			t.Errorf("%s: drew history.html, which no page links to", tt.name)
+		}
+	}
+}
+
+func TestStratum(t *testing.T) {
+	tests := []struct {
+		n    int
+		want string
+	}{
+		{0, "0"}, {1, "1-2"}, {2, "1-2"}, {3, "3-9"}, {9, "3-9"}, {10, "10+"}, {500, "10+"},
+	}
+	for _, tt := range tests {
+		if got := stratum(tt.n); got != tt.want {
+			t.Errorf("stratum(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		ok   bool
+	}{
+		{"defaults", nil, true},
+		{"benchmark's command", []string{"-corpus", "c.json", "-store", "s.db", "-targets", "300", "-seed", "1", "-out", "r"}, true},
+		{"no targets", []string{"-targets", "0"}, false},
+		{"empty store", []string{"-store", ""}, false},
+		{"bad nav", []string{"-nav", "sometimes"}, false},
+		{"argument", []string{"extra"}, false},
+		{"negative workers", []string{"-workers", "-1"}, false},
+	}
+	for _, tt := range tests {
+		_, err := parseFlags(tt.args, &bytes.Buffer{})
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: parseFlags(%q) error %v, want ok %v", tt.name, tt.args, err, tt.ok)
+		}
+	}
+}
