@@ -28,6 +28,12 @@
 //	terms, _ := lexsig.Rank(ctx, tf, df)
 //	results, _ := searcher.Search(ctx, lexsig.Signature(terms).Top(4).Query(lexsig.Conjunctive), 10)
 //
+// The Finder runs these stages for one missing URI and returns the
+// candidates with an audit trail; Evaluate runs the paper's grid of methods
+// over many targets, fetching, filtering and parsing each backlink page and
+// running each distinct query once, and scores the results with package
+// score.
+//
 // # Packages
 //
 //   - [github.com/linkrot/relink/canon] canonicalizes URIs: the paper's four
@@ -48,10 +54,14 @@
 //     interface above with no service and no network.
 //   - [github.com/linkrot/relink/provider/warc] reads and writes WARC files and
 //     replays them as a Fetcher.
+//   - [github.com/linkrot/relink/provider/web] fetches from the live web with
+//     retries, per-host politeness, robots.txt and size and time limits.
 //
 // # Programs
 //
 // The examples directory holds small programs built on these packages:
-// corpus builds a store, signature computes a lexical signature from backlink
-// pages, and the others described in the README.
+// corpus builds a store, rediscover treats a URL as missing and finds it
+// again, signature computes a lexical signature from saved backlink pages,
+// soft404 runs the paper's soft-404 check on a live URL, and experiment
+// reproduces the paper's tables and figures.
 package relink
