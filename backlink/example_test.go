@@ -138,3 +138,16 @@ func ExampleNeighborhood() {
 	// 2 1 http://c.example/
 	// 2 2 http://d.example/links.html
 }
+
+func ExampleParseRadius() {
+	for _, s := range []string{"anchor", "ten", "5", "page", "wide"} {
+		r, err := backlink.ParseRadius(s)
+		fmt.Println(s, int(r), err)
+	}
+	// Output:
+	// anchor 0 <nil>
+	// ten 10 <nil>
+	// 5 5 <nil>
+	// page -1 <nil>
+	// wide 0 backlink: bad radius "wide": want anchor, page or a number of words
+}

@@ -3,6 +3,9 @@ package backlink
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 )
 
 // ErrNoLink is returned by Extract and Locate when the page holds no link to
@@ -55,4 +58,28 @@ type ProviderFunc func(ctx context.Context, uri string, limit int) ([]Backlink, 
 // Backlinks returns f(ctx, uri, limit).
 func (f ProviderFunc) Backlinks(ctx context.Context, uri string, limit int) ([]Backlink, error) {
 	return f(ctx, uri, limit)
+}
+
+// ErrBadRadius is returned by ParseRadius for text that names no radius.
+var ErrBadRadius = errors.New("backlink: bad radius")
+
+// ParseRadius reads a radius as a person or a method name writes it:
+// "anchor", "page", "five", "ten", or a number of words ("5"). Case is
+// ignored. Anything else returns an error wrapping ErrBadRadius.
+func ParseRadius(s string) (Radius, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "anchor":
+		return Anchor, nil
+	case "page":
+		return Page, nil
+	case "five":
+		return 5, nil
+	case "ten":
+		return 10, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%w %q: want anchor, page or a number of words", ErrBadRadius, s)
+	}
+	return Radius(n), nil
 }

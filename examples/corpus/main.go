@@ -31,9 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
-
+	"github.com/linkrot/relink/internal/ingestbar"
 	"github.com/linkrot/relink/provider/store"
 )
 
@@ -143,9 +141,9 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	defer s.Close()
 	resumed := 0
 	ingest := func(what string, f func(store.IngestOptions) (store.Stats, error)) error {
-		p := newProgress(stderr, what)
-		st, err := f(store.IngestOptions{Workers: cfg.workers, BatchSize: cfg.batch, Progress: p.update})
-		p.finish()
+		p := ingestbar.New(stderr, "corpus: "+what)
+		st, err := f(store.IngestOptions{Workers: cfg.workers, BatchSize: cfg.batch, Progress: p.Update})
+		p.Finish()
 		resumed += st.Resumed
 		return err
 	}
@@ -178,69 +176,4 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	total.Duration = time.Since(start)
 	_, err = fmt.Fprintf(stdout, "%s: %s\n", cfg.storePath, total)
 	return err
-}
-
-// progress shows an ingest's progress on stderr: a bar on a terminal,
-// a line every few seconds otherwise.
-type progress struct {
-	w    io.Writer
-	what string
-	bar  *progressbar.ProgressBar
-	last time.Time
-	p    store.Progress
-}
-
-// progressEvery is how often progress lines are printed when stderr is not
-// a terminal.
-const progressEvery = 5 * time.Second
-
-func newProgress(w io.Writer, what string) *progress {
-	p := &progress{w: w, what: what, last: time.Now()}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.bar = progressbar.NewOptions64(-1,
-			progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription(what),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionShowElapsedTimeOnFinish(),
-			progressbar.OptionSetPredictTime(true),
-		)
-	}
-	return p
-}
-
-// update is the ingest's Progress callback.
-func (p *progress) update(st store.Progress) {
-	p.p = st
-	if p.bar != nil {
-		if st.TotalBytes > 0 && p.bar.GetMax64() != st.TotalBytes {
-			p.bar.ChangeMax64(st.TotalBytes)
-		}
-		p.bar.Set64(st.Bytes)
-		return
-	}
-	if time.Since(p.last) >= progressEvery {
-		p.last = time.Now()
-		fmt.Fprintf(p.w, "corpus: %s: %s\n", p.what, p.line())
-	}
-}
-
-// line describes the progress so far.
-func (p *progress) line() string {
-	files := fmt.Sprint(p.p.Files)
-	if p.p.TotalFiles > 0 {
-		files += fmt.Sprintf("/%d", p.p.TotalFiles)
-	}
-	return fmt.Sprintf("%s files, %.1f/%.1f MB", files, float64(p.p.Bytes)/1e6, float64(p.p.TotalBytes)/1e6)
-}
-
-// finish ends the bar, or prints a last line.
-func (p *progress) finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-		fmt.Fprintln(p.w)
-		return
-	}
-	fmt.Fprintf(p.w, "corpus: %s: %s\n", p.what, p.line())
 }

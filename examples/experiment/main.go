@@ -56,6 +56,7 @@ import (
 	"time"
 
 	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/internal/ingestbar"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/score"
 )
@@ -249,9 +250,9 @@ func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store
 		return nil, "", 0, fmt.Errorf("the corpus is not installed (no %s): run scripts/install-corpus.sh %s as root", missing[0], cfg.manifest)
 	}
 	start := time.Now()
-	p := newIngestProgress(stderr)
-	st, err := s.IngestManifest(ctx, m, store.IngestOptions{Progress: p.update})
-	p.finish()
+	p := ingestbar.New(stderr, "experiment: store")
+	st, err := s.IngestManifest(ctx, m, store.IngestOptions{Progress: p.Update})
+	p.Finish()
 	if err != nil {
 		s.Close()
 		return nil, "", 0, fmt.Errorf("building %s: %w", cfg.storePath, err)

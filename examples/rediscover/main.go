@@ -21,8 +21,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/linkrot/relink"
@@ -97,7 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("need exactly one URL")
 	}
-	radius, err := parseRadius(*radiusFlag)
+	radius, err := backlink.ParseRadius(*radiusFlag)
 	if err != nil {
 		return err
 	}
@@ -198,19 +196,4 @@ func printText(w io.Writer, out output) {
 		fmt.Fprintf(w, "%4d  %s%s\n", c.Rank, c.URI, mark)
 	}
 	fmt.Fprintf(w, "(%.0f ms)\n", out.Seconds*1000)
-}
-
-// parseRadius reads "anchor", "page" or a number of words.
-func parseRadius(s string) (backlink.Radius, error) {
-	switch strings.ToLower(s) {
-	case "anchor":
-		return backlink.Anchor, nil
-	case "page":
-		return backlink.Page, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("bad -radius %q: want anchor, page or a number of words", s)
-	}
-	return backlink.Radius(n), nil
 }

@@ -24,7 +24,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/linkrot/relink/backlink"
@@ -85,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("need -target and at least one page")
 	}
-	radius, err := parseRadius(*radiusFlag)
+	radius, err := backlink.ParseRadius(*radiusFlag)
 	if err != nil {
 		return err
 	}
@@ -155,21 +154,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "\nquery: %s\n", out.Query)
 	return nil
-}
-
-// parseRadius reads "anchor", "page" or a number of words.
-func parseRadius(s string) (backlink.Radius, error) {
-	switch strings.ToLower(s) {
-	case "anchor":
-		return backlink.Anchor, nil
-	case "page":
-		return backlink.Page, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("bad -radius %q: want anchor, page or a number of words", s)
-	}
-	return backlink.Radius(n), nil
 }
 
 // readPages reads the PAGE[=URI] arguments.
