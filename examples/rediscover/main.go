@@ -9,7 +9,10 @@
 //
 // With a store (built by examples/corpus) everything runs locally: the store
 // lists backlinks, replays pages, answers document frequencies and searches,
-// and it answers 404 for URL itself, as if the page were gone.
+// and it answers 404 for URL itself, as if the page were gone. With
+// -fetch web the backlink pages (and the soft-404 probes) are fetched from
+// the live web instead, politely (robots.txt, one request per second per
+// host, five attempts), while the store still lists backlinks and searches.
 package main
 
 import (
@@ -26,8 +29,10 @@ import (
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/provider/web"
 )
 
 func main() {
@@ -84,6 +89,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	excludeNav := fs.Bool("exclude-nav", false, "leave out navigation links (sidebars, tables of contents, next/previous)")
 	disjunctive := fs.Bool("or", false, "ask for pages with any term instead of all terms")
 	asJSON := fs.Bool("json", false, "print JSON")
+	fetch := fs.String("fetch", "store", "where backlink pages come from: store (replayed) or web (fetched live)")
+	userAgent := fs.String("user-agent", web.DefaultUserAgent, "User-Agent for -fetch web")
+	allowPrivate := fs.Bool("allow-private", false, "with -fetch web, allow private and loopback addresses")
+	ignoreRobots := fs.Bool("ignore-robots", false, "with -fetch web, do not honour robots.txt")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: rediscover [flags] URL")
 		fs.PrintDefaults()
@@ -117,9 +126,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *disjunctive {
 		cfg.Mode = lexsig.Disjunctive
 	}
+	var fetcher filter.Fetcher = view
+	switch *fetch {
+	case "store":
+	case "web":
+		client := &web.Client{UserAgent: *userAgent, AllowPrivate: *allowPrivate, IgnoreRobots: *ignoreRobots}
+		defer client.CloseIdleConnections()
+		fetcher = client
+	default:
+		return fmt.Errorf("bad -fetch %q: want store or web", *fetch)
+	}
 	f := &relink.Finder{
 		Backlinks: view.Provider(store.BacklinkOptions{ExcludeNav: *excludeNav}),
-		Fetcher:   view,
+		Fetcher:   fetcher,
 		DF:        view,
 		Searcher:  view,
 		Config:    cfg,

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,5 +96,61 @@ func TestRunErrors(t *testing.T) {
 				t.Errorf("run(%q) = nil error, want an error", tt.args)
 			}
 		})
+	}
+}
+
+// TestRunFetchWeb serves the fixture site over HTTP on loopback and fetches
+// the backlink pages live: the result is the same as replaying them.
+func TestRunFetchWeb(t *testing.T) {
+	srv := httptest.NewServer(http.FileServer(http.Dir("testdata/site")))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "live.db")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.IngestDir(context.Background(), "testdata/site", srv.URL+"/", store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	target := srv.URL + "/guides/sourdough-starter.html"
+	var stdout, stderr bytes.Buffer
+	err = run(context.Background(), []string{"-store", path, "-fetch", "web", "-allow-private", "-json", target}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("run: %v (stderr %q)", err, stderr.String())
+	}
+	var got output
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Backlinks) != 3 {
+		t.Fatalf("backlinks = %+v, want 3", got.Backlinks)
+	}
+	for _, b := range got.Backlinks {
+		if !b.Kept {
+			t.Errorf("backlink %+v not kept", b)
+		}
+	}
+	if got.Query != "guide schedule feeding sourdough" || len(got.Candidates) == 0 || got.Candidates[0].URI != target {
+		t.Errorf("query %q, candidates %+v; want the target first", got.Query, got.Candidates)
+	}
+
+	// Without -allow-private the live fetcher refuses loopback: every
+	// backlink is recorded as unfetched, none is lost.
+	stdout.Reset()
+	if err := run(context.Background(), []string{"-store", path, "-fetch", "web", "-json", target}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	got = output{}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Backlinks) != 3 {
+		t.Fatalf("backlinks = %+v, want 3", got.Backlinks)
+	}
+	for _, b := range got.Backlinks {
+		if b.Kept || b.Filter != "fetch" || !strings.Contains(b.Reason, "private") {
+			t.Errorf("backlink %+v: want rejected by fetch for a private address", b)
+		}
 	}
 }
