@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/internal/par"
 	"github.com/linkrot/relink/lexsig"
 )
 
@@ -186,23 +186,11 @@ func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Bac
 	if filters.Fetcher == nil {
 		filters.Fetcher = f.Fetcher
 	}
-	sem := make(chan struct{}, f.Config.concurrency())
-	var wg sync.WaitGroup
-	for i, l := range links {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			wg.Wait()
-			return nil, ctx.Err()
-		}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			out[i] = f.gather(ctx, &filters, target, l)
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err := par.Do(ctx, len(links), f.Config.concurrency(), func(ctx context.Context, i int) error {
+		out[i] = f.gather(ctx, &filters, target, links[i])
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

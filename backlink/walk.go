@@ -3,9 +3,9 @@ package backlink
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/internal/par"
 )
 
 // MaxConcurrentQueries is how many Provider queries Neighborhood runs at
@@ -78,56 +78,17 @@ func Neighborhood(ctx context.Context, p Provider, target string, depth, limit i
 // MaxConcurrentQueries at a time, and returns the answers in the order of
 // uris.
 func queryAll(ctx context.Context, p Provider, uris []string, limit int) ([][]Backlink, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	qctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	answers := make([][]Backlink, len(uris))
-	var (
-		mu    sync.Mutex
-		first error // the first failure; later ones may be its cancellation
-	)
-	sem := make(chan struct{}, MaxConcurrentQueries)
-	var wg sync.WaitGroup
-	done := make(chan struct{})
-dispatch:
-	for i, u := range uris {
-		select {
-		case sem <- struct{}{}:
-		case <-qctx.Done():
-			break dispatch
+	err := par.Do(ctx, len(uris), MaxConcurrentQueries, func(ctx context.Context, i int) error {
+		a, err := p.Backlinks(ctx, uris[i], limit)
+		if err != nil {
+			return fmt.Errorf("backlink: backlinks of %q: %w", uris[i], err)
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			a, err := p.Backlinks(qctx, u, limit)
-			answers[i] = a
-			if err != nil {
-				mu.Lock()
-				if first == nil {
-					first = fmt.Errorf("backlink: backlinks of %q: %w", u, err)
-				}
-				mu.Unlock()
-				cancel() // no use asking more
-			}
-		}()
-	}
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	if err := ctx.Err(); err != nil {
+		answers[i] = a
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	if first != nil {
-		return nil, first
 	}
 	return answers, nil
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
+
+	"github.com/linkrot/relink/internal/par"
 )
 
 // BatchDF is an optional interface of a DF that answers many document
@@ -112,52 +112,20 @@ func docFreqs(ctx context.Context, df DF, terms []string) ([]int64, error) {
 	return lookupEach(ctx, df, terms)
 }
 
-// lookupEach is docFreqs for a DF without BatchDF.
+// lookupEach is docFreqs for a DF without BatchDF: at most maxLookups
+// lookups at a time.
 func lookupEach(ctx context.Context, df DF, terms []string) ([]int64, error) {
 	freqs := make([]int64, len(terms))
-	if len(terms) == 0 {
-		return freqs, nil
-	}
-	lookupCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		next     atomic.Int64
-		failOnce sync.Once
-		failure  error
-		wg       sync.WaitGroup
-	)
-	for range min(maxLookups, len(terms)) {
-		wg.Go(func() {
-			for lookupCtx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(terms) {
-					return
-				}
-				n, err := df.DocFreq(lookupCtx, terms[i])
-				if err != nil {
-					failOnce.Do(func() { failure = &TermError{Term: terms[i], Err: err} })
-					cancel()
-					return
-				}
-				freqs[i] = n
-			}
-		})
-	}
-	done := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	if err := ctx.Err(); err != nil {
+	err := par.Do(ctx, len(terms), maxLookups, func(ctx context.Context, i int) error {
+		n, err := df.DocFreq(ctx, terms[i])
+		if err != nil {
+			return &TermError{Term: terms[i], Err: err}
+		}
+		freqs[i] = n
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	if failure != nil {
-		return nil, failure
 	}
 	return freqs, nil
 }

@@ -1,0 +1,83 @@
+package par_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/linkrot/relink/internal/par"
+)
+
+func TestDoBound(t *testing.T) {
+	var running, peak atomic.Int32
+	out := make([]int, 50)
+	err := par.Do(context.Background(), len(out), 4, func(ctx context.Context, i int) error {
+		r := running.Add(1)
+		defer running.Add(-1)
+		for p := peak.Load(); r > p && !peak.CompareAndSwap(p, r); p = peak.Load() {
+		}
+		time.Sleep(time.Millisecond)
+		out[i] = i * i
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range out {
+		if v != i*i {
+			t.Fatalf("out[%d] = %d, want %d", i, v, i*i)
+		}
+	}
+	if p := peak.Load(); p > 4 || p < 2 {
+		t.Errorf("peak concurrency %d, want 2..4", p)
+	}
+}
+
+func TestDoFirstError(t *testing.T) {
+	boom := errors.New("boom")
+	var calls atomic.Int32
+	err := par.Do(context.Background(), 1000, 2, func(ctx context.Context, i int) error {
+		calls.Add(1)
+		if i == 3 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Do = %v, want boom", err)
+	}
+	if c := calls.Load(); c > 10 {
+		t.Errorf("%d calls after the failure at 3, want the rest not started", c)
+	}
+}
+
+func TestDoCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	block := make(chan struct{})
+	defer close(block)
+	go func() { time.Sleep(10 * time.Millisecond); cancel() }()
+	start := time.Now()
+	err := par.Do(ctx, 3, 3, func(ctx context.Context, i int) error {
+		<-block // ignores its context, as a badly behaved provider might
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Do = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Do returned after %v, want promptly", d)
+	}
+}
+
+func ExampleDo() {
+	squares := make([]int, 5)
+	err := par.Do(context.Background(), len(squares), 2, func(ctx context.Context, i int) error {
+		squares[i] = i * i
+		return nil
+	})
+	fmt.Println(squares, err)
+	// Output: [0 1 4 9 16] <nil>
+}
