@@ -11,6 +11,18 @@ func IsSuccess(status int) bool {
 	return status >= 200 && status <= 299
 }
 
+// IsRedirect reports whether status is a redirect a browser follows to its
+// Location: 301, 302, 303, 307 or 308. Fetchers use it to decide when a
+// Page's URI is not yet the final one.
+func IsRedirect(status int) bool {
+	switch status {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
 // checkStatus is the HTTP status filter: a page is kept only when its final
 // status, after redirects, is 2xx. A 3xx status means the fetcher did not
 // follow a redirect, so there is no representation to judge.

@@ -35,3 +35,32 @@ func TestCheckStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestIsRedirect pins the statuses fetchers follow before the filters see
+// the final answer (§3.1 "HTTP Status Codes": status after redirects).
+func TestIsRedirect(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		want   bool
+	}{
+		{"moved permanently", 301, true},
+		{"found", 302, true},
+		{"see other", 303, true},
+		{"temporary", 307, true},
+		{"permanent", 308, true},
+		{"multiple choices", 300, false},
+		{"not modified", 304, false},
+		{"use proxy", 305, false},
+		{"ok", 200, false},
+		{"not found", 404, false},
+		{"zero", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IsRedirect(tt.status); got != tt.want {
+				t.Errorf("IsRedirect(%d) = %v, want %v", tt.status, got, tt.want)
+			}
+		})
+	}
+}

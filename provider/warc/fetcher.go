@@ -306,7 +306,7 @@ func (a *Archive) replay(c capture, uri string, follow bool) (replayed, error) {
 		return replayed{}, err
 	}
 
-	if follow && isRedirect(status) {
+	if follow && filter.IsRedirect(status) {
 		if next, nc, ok := a.resolve(uri, header.Get("Location")); ok {
 			return replayed{next: next, nextCapture: nc}, nil
 		}
@@ -400,14 +400,4 @@ func (a *Archive) resolve(base, location string) (string, capture, bool) {
 	}
 	c, ok := a.index[key]
 	return next, c, ok
-}
-
-// isRedirect reports whether status is one a browser follows.
-func isRedirect(status int) bool {
-	switch status {
-	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
-		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
-		return true
-	}
-	return false
 }

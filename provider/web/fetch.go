@@ -112,7 +112,7 @@ func (c *Client) request(ctx context.Context, u *url.URL, crawlDelay time.Durati
 	}
 	defer resp.Body.Close()
 
-	if o.redirects >= 0 && isRedirect(resp.StatusCode) {
+	if o.redirects >= 0 && filter.IsRedirect(resp.StatusCode) {
 		// A redirect without a usable http(s) Location is itself the
 		// final answer.
 		if next, err := u.Parse(resp.Header.Get("Location")); err == nil && resp.Header.Get("Location") != "" && supported(next) {
@@ -168,16 +168,6 @@ func (c *Client) requestError(ctx, rctx context.Context, op string, err error) e
 		return fmt.Errorf("%s: %w: %v", op, ErrTimeout, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
-}
-
-// isRedirect reports whether status is one a browser follows.
-func isRedirect(status int) bool {
-	switch status {
-	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
-		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
-		return true
-	}
-	return false
 }
 
 // readBody reads resp's body, undoing gzip and deflate Content-Encodings
