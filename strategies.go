@@ -1,0 +1,461 @@
+package relink
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/internal/par"
+	"github.com/linkrot/relink/lexsig"
+)
+
+// LinkSignature is the paper's method as a Strategy: the top Terms words
+// drawn from the backlinks within Radius of their links, ranked by TF-IDF,
+// as one query. With Nav false, navigation links are left out.
+type LinkSignature struct {
+	Radius backlink.Radius
+	Nav    bool
+	Terms  int
+	Mode   lexsig.Mode
+}
+
+// Name returns "sig-RADIUS-TERMS", with NoNavSuffix when navigation links
+// are left out: "sig-anchor-4-nonav".
+func (s LinkSignature) Name() string {
+	n := "sig-" + RadiusName(s.Radius) + "-" + strconv.Itoa(orDefault(s.Terms, DefaultTerms))
+	if !s.Nav {
+		n += NoNavSuffix
+	}
+	return n
+}
+
+// UsesArchive returns false.
+func (LinkSignature) UsesArchive() bool { return false }
+
+// Find searches the signature.
+func (s LinkSignature) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	words := c.words(s.Radius, s.Nav)
+	if len(words) == 0 && !s.Nav {
+		words = c.words(s.Radius, true)
+	}
+	tf := map[string]int{}
+	for _, w := range words {
+		lexsig.CountInto(tf, w)
+	}
+	return topTerms(ctx, t, tf, orDefault(s.Terms, DefaultTerms), s.Mode)
+}
+
+// topTerms ranks tf by TF-IDF and searches the top k terms.
+func topTerms(ctx context.Context, t Tools, tf map[string]int, k int, mode lexsig.Mode) (*Outcome, error) {
+	terms, err := lexsig.Rank(ctx, tf, t.DF)
+	if err != nil {
+		return nil, fmt.Errorf("relink: rank terms: %w", err)
+	}
+	out := &Outcome{}
+	out.Candidates, err = t.search(ctx, out, lexsig.Signature(terms).Top(k).Query(mode))
+	return out, err
+}
+
+// URLTerms searches the words of the missing URI itself (URLWords), the
+// Terms rarest first: a moved page often keeps the words of its old path in
+// its title and text.
+type URLTerms struct {
+	Terms int
+}
+
+// Name returns "url-TERMS".
+func (s URLTerms) Name() string { return "url-" + strconv.Itoa(orDefault(s.Terms, DefaultTerms)) }
+
+// UsesArchive returns false.
+func (URLTerms) UsesArchive() bool { return false }
+
+// Find searches the URI's words.
+func (s URLTerms) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	return topTerms(ctx, t, lexsig.Count(URLWords(c.URI)), orDefault(s.Terms, DefaultTerms), lexsig.Conjunctive)
+}
+
+// AnchorPhrase searches the backlinks' most used anchor text (Clues.Phrases)
+// as one phrase: documentation and most hand-written links name the page
+// they point to by its title.
+type AnchorPhrase struct{}
+
+// Name returns "phrase".
+func (AnchorPhrase) Name() string { return "phrase" }
+
+// UsesArchive returns false.
+func (AnchorPhrase) UsesArchive() bool { return false }
+
+// Find searches the phrase.
+func (AnchorPhrase) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	out := &Outcome{}
+	ps := c.Phrases()
+	if len(ps) == 0 {
+		return out, nil
+	}
+	var err error
+	out.Candidates, err = t.search(ctx, out, lexsig.Query{Terms: ps[0].Words, Phrase: true})
+	return out, err
+}
+
+// Combined ranks the anchor words (navigation links left out, unless no
+// other link has words) together with the words of the missing URI by
+// TF-IDF and searches the top Terms.
+type Combined struct {
+	Terms int
+}
+
+// Name returns "anchor+url-TERMS".
+func (s Combined) Name() string {
+	return "anchor+url-" + strconv.Itoa(orDefault(s.Terms, DefaultTerms))
+}
+
+// UsesArchive returns false.
+func (Combined) UsesArchive() bool { return false }
+
+// Find searches the combined signature.
+func (s Combined) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	tf := map[string]int{}
+	words := c.words(backlink.Anchor, false)
+	if len(words) == 0 {
+		words = c.words(backlink.Anchor, true)
+	}
+	for _, w := range words {
+		lexsig.CountInto(tf, w)
+	}
+	lexsig.CountInto(tf, URLWords(c.URI))
+	return topTerms(ctx, t, tf, orDefault(s.Terms, DefaultTerms), lexsig.Conjunctive)
+}
+
+// Cascade tries its steps in order and stops at the first whose answer
+// passes a confidence test, so that a cheap, precise query answers most
+// pages alone and the broader ones are searched only when it fails. The
+// test never looks at the missing URI: a step is confident when it found
+// something and the title of its first result holds at least Agreement of
+// the words of one of the backlinks' top anchor phrases (Clues.Phrases).
+// When no step is confident, the candidates of the first step that found
+// any are returned.
+type Cascade struct {
+	Steps []Strategy
+	// Agreement is the share of an anchor phrase's words that the first
+	// result's title must hold; zero means DefaultAgreement.
+	Agreement float64
+}
+
+// DefaultAgreement is Cascade's default share of an anchor phrase's words
+// that a confident first result's title holds.
+const DefaultAgreement = 0.5
+
+// Name returns "cascade".
+func (Cascade) Name() string { return "cascade" }
+
+// UsesArchive reports whether a step does.
+func (s Cascade) UsesArchive() bool {
+	return slices.ContainsFunc(s.Steps, Strategy.UsesArchive)
+}
+
+// Find runs the steps.
+func (s Cascade) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	total := &Outcome{}
+	var fallback *Outcome
+	phrases := c.Phrases()
+	for _, step := range s.Steps {
+		o, err := step.Find(ctx, c, t)
+		if err != nil {
+			return nil, err
+		}
+		total.Queries = appendNew(total.Queries, o.Queries...)
+		total.Fetches += o.Fetches
+		if len(o.Candidates) == 0 {
+			continue
+		}
+		if fallback == nil {
+			fallback = o
+			fallback.Step = step.Name()
+		}
+		if titleAgreement(o.Candidates[0].Title, phrases) >= cmp.Or(s.Agreement, DefaultAgreement) {
+			total.Candidates, total.Step = o.Candidates, step.Name()
+			return total, nil
+		}
+	}
+	if fallback != nil {
+		total.Candidates, total.Step = fallback.Candidates, fallback.Step
+	}
+	return total, nil
+}
+
+// titleAgreement returns the largest share of one of the first three
+// anchor phrases' words that title holds.
+func titleAgreement(title string, phrases []Phrase) float64 {
+	a, _ := agreement(lexsig.Tokenize(title), phrases)
+	return a
+}
+
+// agreement returns the largest share of one of the first three anchor
+// phrases' words that the title words hold, and whether one of those
+// phrases appears in the title whole, its words in order and next to each
+// other.
+func agreement(title []string, phrases []Phrase) (share float64, whole bool) {
+	tw := map[string]bool{}
+	for _, w := range title {
+		tw[w] = true
+	}
+	for _, p := range phrases[:min(len(phrases), 3)] {
+		n := 0
+		for _, w := range p.Words {
+			if tw[w] {
+				n++
+			}
+		}
+		share = max(share, float64(n)/float64(len(p.Words)))
+		whole = whole || contains(title, p.Words)
+	}
+	return share, whole
+}
+
+// contains reports whether the words of sub appear in s in order, next to
+// each other.
+func contains(s, sub []string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if slices.Equal(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendNew appends the queries of add that qs does not hold yet.
+func appendNew(qs []lexsig.Query, add ...lexsig.Query) []lexsig.Query {
+	for _, q := range add {
+		if !slices.ContainsFunc(qs, func(o lexsig.Query) bool { return sameQuery(o, q) }) {
+			qs = append(qs, q)
+		}
+	}
+	return qs
+}
+
+func sameQuery(a, b lexsig.Query) bool {
+	return a.Mode == b.Mode && a.Phrase == b.Phrase && slices.Equal(a.Terms, b.Terms)
+}
+
+// Fusion merges the candidates of its members by reciprocal rank fusion:
+// each candidate scores the sum of 1/(K + rank) over the members that found
+// it, so a page that several queries rank high comes first.
+type Fusion struct {
+	Members []Strategy
+	// K damps the weight of the first ranks; zero means DefaultFusionK.
+	K float64
+}
+
+// DefaultFusionK is Fusion's default damping constant, the usual value for
+// reciprocal rank fusion.
+const DefaultFusionK = 60
+
+// Name returns "fusion".
+func (Fusion) Name() string { return "fusion" }
+
+// UsesArchive reports whether a member does.
+func (s Fusion) UsesArchive() bool { return slices.ContainsFunc(s.Members, Strategy.UsesArchive) }
+
+// Find runs every member and fuses their candidates.
+func (s Fusion) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	k := cmp.Or(s.K, DefaultFusionK)
+	total := &Outcome{}
+	type entry struct {
+		res   lexsig.Result
+		score float64
+		best  int
+	}
+	byURI := map[string]*entry{}
+	for _, m := range s.Members {
+		o, err := m.Find(ctx, c, t)
+		if err != nil {
+			return nil, err
+		}
+		total.Queries = appendNew(total.Queries, o.Queries...)
+		total.Fetches += o.Fetches
+		for i, r := range o.Candidates {
+			e := byURI[r.URI]
+			if e == nil {
+				e = &entry{res: r, best: i + 1}
+				byURI[r.URI] = e
+			}
+			e.score += 1 / (k + float64(i+1))
+			e.best = min(e.best, i+1)
+		}
+	}
+	entries := make([]*entry, 0, len(byURI))
+	for _, e := range byURI {
+		entries = append(entries, e)
+	}
+	slices.SortFunc(entries, func(a, b *entry) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.best, b.best), strings.Compare(a.res.URI, b.res.URI))
+	})
+	for i, e := range entries[:min(len(entries), orDefault(t.Results, DefaultResults))] {
+		r := e.res
+		r.Rank, r.Score = i+1, e.score
+		total.Candidates = append(total.Candidates, r)
+	}
+	return total, nil
+}
+
+// Rerank orders the first Depth candidates of Base anew by how well each
+// matches what the backlinks say about the missing page: how much of the
+// backlinks' anchor phrases its title holds and, with Fetch, how similar its
+// text is to the words around the backlinks' links. A candidate that is
+// itself one of the backlink pages moves down: a page that links to the
+// missing page is not the missing page. Candidates after Depth keep their
+// order.
+type Rerank struct {
+	Base  Strategy
+	Depth int
+	// Fetch fetches the first Depth candidates (Tools.Fetcher) to compare
+	// their text; each fetch is counted in Outcome.Fetches.
+	Fetch bool
+}
+
+// DefaultRerankDepth is how many candidates Rerank orders anew by default.
+const DefaultRerankDepth = 10
+
+// Name returns "rerank" or, with Fetch, "rerank-fetch".
+func (s Rerank) Name() string {
+	if s.Fetch {
+		return "rerank-fetch"
+	}
+	return "rerank"
+}
+
+// UsesArchive reports whether Base does.
+func (s Rerank) UsesArchive() bool { return s.Base.UsesArchive() }
+
+// Find runs Base and reorders its first candidates.
+func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	out, err := s.Base.Find(ctx, c, t)
+	if err != nil || len(out.Candidates) < 2 {
+		return out, err
+	}
+	depth := min(len(out.Candidates), orDefault(s.Depth, DefaultRerankDepth))
+	head := slices.Clone(out.Candidates[:depth])
+	phrases := c.Phrases()
+	backlinks := map[string]bool{}
+	for _, e := range c.Evidence {
+		if u, err := canon.Canonicalize(e.URI); err == nil {
+			backlinks[u] = true
+		}
+	}
+	host := hostOf(c.URI)
+	keys := make([]rerankKey, depth)
+	for i, r := range head {
+		keys[i].share, keys[i].whole = agreement(lexsig.Tokenize(r.Title), phrases)
+		u, err := canon.Canonicalize(r.URI)
+		keys[i].backlink = err == nil && backlinks[u]
+		keys[i].sameHost = hostOf(r.URI) == host
+	}
+	if s.Fetch && t.Fetcher != nil {
+		ctxWords := map[string]int{}
+		for _, w := range c.words(10, false) {
+			lexsig.CountInto(ctxWords, w)
+		}
+		sims := make([]float64, depth)
+		err := par.Do(ctx, depth, DefaultConcurrency, func(ctx context.Context, i int) error {
+			p, err := t.Fetcher.Fetch(ctx, head[i].URI)
+			if err != nil || p.Status/100 != 2 {
+				return nil
+			}
+			body, _, err := backlink.Decode(p.Body, p.Header.Get("Content-Type"))
+			if err != nil {
+				return nil
+			}
+			doc, err := backlink.Parse(body, p.URI)
+			if err != nil {
+				return nil
+			}
+			sims[i] = cosine(ctxWords, lexsig.Count(doc.Words()))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		out.Fetches += depth
+		for i := range keys {
+			keys[i].sim = sims[i]
+		}
+	}
+	order := make([]int, depth)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return keys[a].compare(keys[b]) })
+	for i, j := range order {
+		out.Candidates[i] = head[j]
+		out.Candidates[i].Rank = i + 1
+	}
+	return out, nil
+}
+
+// rerankKey is what Rerank knows of one candidate.
+type rerankKey struct {
+	backlink bool    // the candidate links to the missing page
+	share    float64 // of an anchor phrase's words in its title
+	whole    bool    // an anchor phrase is in its title, whole
+	sameHost bool    // on the missing page's host
+	sim      float64 // its text's similarity to the backlinks' words
+}
+
+// compare orders candidates, best first: pages that are not backlinks, then
+// by the share of an anchor phrase in the title (in tenths), a whole
+// phrase, the missing page's host, and the text's similarity. Candidates
+// equal in all of these keep the order of the search.
+func (k rerankKey) compare(o rerankKey) int {
+	return cmp.Or(
+		cmpBool(o.backlink, k.backlink),
+		cmp.Compare(math.Round(o.share*10), math.Round(k.share*10)),
+		cmpBool(k.whole, o.whole),
+		cmpBool(k.sameHost, o.sameHost),
+		cmp.Compare(o.sim, k.sim),
+	)
+}
+
+// cmpBool orders true before false.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return -1
+	}
+	return 1
+}
+
+// hostOf returns the lowercase host of uri, or "".
+func hostOf(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// cosine returns the cosine similarity of two term-frequency vectors.
+func cosine(a, b map[string]int) float64 {
+	var dot, na, nb float64
+	for t, x := range a {
+		na += float64(x * x)
+		if y, ok := b[t]; ok {
+			dot += float64(x * y)
+		}
+	}
+	for _, y := range b {
+		nb += float64(y * y)
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

@@ -1,0 +1,192 @@
+package relink
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lexsig"
+)
+
+// Clues is everything a Strategy may use about one missing page: its URI,
+// the backlink pages gathered for it, and, for the strategies that need one,
+// an archived copy.
+type Clues struct {
+	// URI is the canonical missing URI.
+	URI string
+	// Evidence are the level-1 backlink pages, gathered (Finder.Gather),
+	// kept or not, in backlink rank order. Navigation links are included;
+	// strategies that leave them out do so themselves.
+	Evidence []*Evidence
+	// Archive is the last good archived copy of the page, or nil when
+	// there is none. Only strategies whose UsesArchive is true read it.
+	Archive *filter.Page
+}
+
+// Tools are the providers a Strategy calls.
+type Tools struct {
+	// DF answers document frequencies for TF-IDF.
+	DF lexsig.DF
+	// Searcher runs queries.
+	Searcher lexsig.Searcher
+	// Fetcher retrieves candidate pages for strategies that read them
+	// (Rerank with Fetch). It may be nil for the others.
+	Fetcher filter.Fetcher
+	// Results is how many results each query asks for; zero means
+	// DefaultResults.
+	Results int
+}
+
+// Outcome is what a Strategy found, with what it cost.
+type Outcome struct {
+	// Candidates are the candidate URIs, best first, ranked anew from 1.
+	Candidates []lexsig.Result
+	// Queries are the queries searched, in order, each once.
+	Queries []lexsig.Query
+	// Fetches counts the candidate pages fetched (backlink pages are
+	// not counted: every strategy shares them).
+	Fetches int
+	// Step names what produced the candidates when a strategy chooses
+	// among several (Cascade: the step that was confident), or "".
+	Step string
+}
+
+// Strategy turns the clues about a missing page into ranked candidates.
+// Strategies are values: they hold settings, not state, and are safe for
+// concurrent use when the Tools are.
+type Strategy interface {
+	// Name names the strategy in reports, such as summary.json's method.
+	Name() string
+	// UsesArchive reports whether the strategy reads Clues.Archive;
+	// without an archived copy such a strategy finds nothing.
+	UsesArchive() bool
+	// Find runs the strategy. Only a provider's failure or ctx's end is
+	// an error; clues that give nothing to search give an empty Outcome.
+	Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error)
+}
+
+// search runs q, records it in out, and returns its results.
+func (t Tools) search(ctx context.Context, out *Outcome, q lexsig.Query) ([]lexsig.Result, error) {
+	if len(q.Terms) == 0 {
+		return nil, nil
+	}
+	out.Queries = append(out.Queries, q)
+	res, err := t.Searcher.Search(ctx, q, orDefault(t.Results, DefaultResults))
+	if err != nil {
+		return nil, fmt.Errorf("relink: search %q: %w", q, err)
+	}
+	return res, nil
+}
+
+// located returns the kept evidence's located links.
+func (c *Clues) located() []*backlink.Located {
+	var out []*backlink.Located
+	for _, e := range c.Evidence {
+		if e != nil && e.Kept && e.located != nil {
+			out = append(out, e.located)
+		}
+	}
+	return out
+}
+
+// words returns the words of every kept backlink page for radius r, with or
+// without navigation links.
+func (c *Clues) words(r backlink.Radius, nav bool) [][]string {
+	var out [][]string
+	for _, l := range c.located() {
+		if w := l.Words(r, nav); len(w) > 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Phrase is an anchor text used by the backlinks, with how many backlink
+// pages use it.
+type Phrase struct {
+	// Words are the anchor's words, lowercased.
+	Words []string
+	// Pages is the number of kept backlink pages whose links to the
+	// missing page carry this anchor text.
+	Pages int
+}
+
+// Phrases returns the anchor texts of the backlinks' links to the missing
+// page, most used first (then fewer words, then by text). Navigation links
+// are counted only when no other link has words: a "next" or sidebar
+// anchor says less about the page than the link a person wrote. Each page
+// counts a phrase once.
+func (c *Clues) Phrases() []Phrase {
+	for _, nav := range []bool{false, true} {
+		count := map[string]int{}
+		for _, l := range c.located() {
+			seen := map[string]bool{}
+			for _, link := range l.Links() {
+				if link.Nav && !nav {
+					continue
+				}
+				key := strings.Join(lexsig.Tokenize(link.Anchor), " ")
+				if key == "" || seen[key] || !hasContentWord(key) {
+					continue
+				}
+				seen[key] = true
+				count[key]++
+			}
+		}
+		if len(count) == 0 {
+			continue
+		}
+		out := make([]Phrase, 0, len(count))
+		for k, n := range count {
+			out = append(out, Phrase{Words: strings.Fields(k), Pages: n})
+		}
+		slices.SortFunc(out, func(a, b Phrase) int {
+			return cmp.Or(cmp.Compare(b.Pages, a.Pages), cmp.Compare(len(a.Words), len(b.Words)),
+				strings.Compare(strings.Join(a.Words, " "), strings.Join(b.Words, " ")))
+		})
+		return out
+	}
+	return nil
+}
+
+// hasContentWord reports whether the space-separated words hold one that is
+// not a stop word.
+func hasContentWord(s string) bool {
+	for w := range strings.FieldsSeq(s) {
+		if !lexsig.IsStopWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// URLWords returns the words of a URI's path and query, as Tokenize splits
+// them, without stop words and without the words that name a file type or a
+// directory index ("html", "php", "index", ...), which say nothing about
+// the page. The host is left out: it names the site, not the page.
+func URLWords(uri string) []string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, w := range lexsig.Tokenize(u.Path + " " + u.RawQuery) {
+		if lexsig.IsStopWord(w) || urlNoise[w] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// urlNoise are the words of paths that name a format or an index page.
+var urlNoise = map[string]bool{
+	"html": true, "htm": true, "shtml": true, "xhtml": true, "php": true,
+	"asp": true, "aspx": true, "jsp": true, "cgi": true, "index": true,
+	"default": true, "www": true, "http": true, "https": true,
+}
