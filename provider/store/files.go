@@ -47,6 +47,10 @@ func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOpti
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
+	moves, err := canonicalMoves(opts.Moves)
+	if err != nil {
+		return Stats{}, err
+	}
 	produce := func(ctx context.Context, emit func(job) bool, done func(string) bool, resumed, read *atomic.Int64) error {
 		for _, f := range files {
 			src := "file:" + f.path
@@ -55,7 +59,7 @@ func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOpti
 				read.Add(f.size)
 				continue
 			}
-			j := job{source: src, size: f.size, run: func() item { return mp.fileItem(f, maxSize) }}
+			j := job{source: src, size: f.size, run: func() item { return mp.fileItem(f, maxSize, moves) }}
 			if !emit(j) {
 				return ctx.Err()
 			}
@@ -143,8 +147,9 @@ func walk(r *root, dir, rel string, seen map[string]bool, out []file) []file {
 	return out
 }
 
-// fileItem reads and parses one file.
-func (mp *mapper) fileItem(f file, maxSize int64) item {
+// fileItem reads and parses one file; a page whose URI moves has its new
+// URI and address, and its links as they were.
+func (mp *mapper) fileItem(f file, maxSize int64, moves map[string]string) item {
 	if f.err != nil {
 		return skipped(ReasonUnreadable, f.err)
 	}
@@ -169,6 +174,10 @@ func (mp *mapper) fileItem(f file, maxSize int64) item {
 	if err != nil {
 		return skipped(ReasonBadURI, err)
 	}
+	address := fc.public.String()
+	if to, ok := moves[uri]; ok {
+		uri, address = to, to
+	}
 	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
 		// UTF-16 cannot be rewritten byte-wise: store it as UTF-8.
 		if data, _, err = backlink.Decode(data, ""); err != nil {
@@ -182,7 +191,7 @@ func (mp *mapper) fileItem(f file, maxSize int64) item {
 	out, meta := scanPage(data, rewrite, fc.setBase)
 	return pageItem(pageInput{
 		uri:         uri,
-		address:     fc.public.String(),
+		address:     address,
 		site:        f.root.site,
 		body:        out,
 		meta:        meta,
@@ -197,6 +206,23 @@ func (mp *mapper) fileItem(f file, maxSize int64) item {
 			return c, err == nil
 		},
 	})
+}
+
+// canonicalMoves returns IngestOptions.Moves with both sides canonical.
+func canonicalMoves(moves map[string]string) (map[string]string, error) {
+	out := make(map[string]string, len(moves))
+	for from, to := range moves {
+		f, err := canon.Canonicalize(from)
+		if err != nil {
+			return nil, fmt.Errorf("store: move from %q: %w", from, err)
+		}
+		t, err := canon.Canonicalize(to)
+		if err != nil {
+			return nil, fmt.Errorf("store: move to %q: %w", to, err)
+		}
+		out[f] = t
+	}
+	return out, nil
 }
 
 // fileReason returns why the bytes of a file named like HTML are not a

@@ -86,6 +86,15 @@ type IngestOptions struct {
 	// Progress, when not nil, is called after each file or record is
 	// written, from one goroutine at a time. It must return quickly.
 	Progress func(Progress)
+	// Moves, when not nil, publishes pages at other URIs than their files
+	// map to: the page whose URI is a key is stored at the value instead,
+	// while every link to the old URI, on every page, stays as written, so
+	// the old URI becomes a dead link with backlinks and the new one a page
+	// no one links to yet: a site that moved a page (the experiment's
+	// "moved" mode). The moved page's own links resolve as from its old
+	// place. Keys and values are canonicalized; one that cannot be is an
+	// error. IngestManifest and IngestDir apply it; IngestWARC ignores it.
+	Moves map[string]string
 }
 
 // Progress is the state of an ingest.

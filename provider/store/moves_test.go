@@ -1,0 +1,80 @@
+package store_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/store"
+)
+
+// TestIngestMoves checks IngestOptions.Moves, the experiment's "moved"
+// mode: the page lives at its new URI, its old URI answers 404 and keeps
+// its backlinks, and no one links to the new URI.
+func TestIngestMoves(t *testing.T) {
+	ctx := context.Background()
+	_, m := store.FixtureWeb(t)
+	s, err := store.Open(filepath.Join(t.TempDir(), "moved.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const moved = "https://files.example.org/relocated/a1b2.html"
+	st, err := s.IngestManifest(ctx, m, store.IngestOptions{Moves: map[string]string{
+		"HTTPS://files.example.org/docs/guide/intro.html": moved, // canonicalized
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Pages != fixtureStats.Pages || st.Links != fixtureStats.Links {
+		t.Errorf("IngestManifest with a move: %d pages, %d links, want %d and %d", st.Pages, st.Links, fixtureStats.Pages, fixtureStats.Links)
+	}
+	tests := []struct {
+		name   string
+		uri    string
+		status int
+	}{
+		{name: "old URI", uri: fi, status: 404},
+		{name: "new URI", uri: moved, status: 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := s.Fetch(ctx, tt.uri)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Status != tt.status {
+				t.Errorf("Fetch(%q).Status = %d, want %d", tt.uri, p.Status, tt.status)
+			}
+		})
+	}
+	backlinks := func(uri string) []string {
+		bs, err := s.Backlinks(ctx, uri, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []string{}
+		for _, b := range bs {
+			out = append(out, b.URI)
+		}
+		return out
+	}
+	if diff := cmp.Diff([]string{dt, d0, f0, fg}, backlinks(fi)); diff != "" {
+		t.Errorf("Backlinks of the old URI (-want +got):\n%s", diff)
+	}
+	if got := backlinks(moved); len(got) != 0 {
+		t.Errorf("Backlinks of the new URI = %v, want none", got)
+	}
+	res, err := s.Search(ctx, lexsig.Query{Terms: []string{"introduction", "widgets"}}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultURIs(res); len(got) == 0 || got[0] != moved {
+		t.Errorf("Search(introduction widgets) = %v, want %s first", got, moved)
+	}
+	if _, err := s.IngestManifest(ctx, m, store.IngestOptions{Moves: map[string]string{fi: "not a URI"}}); err == nil {
+		t.Error("IngestManifest with a move to a relative URI: no error")
+	}
+}
