@@ -248,6 +248,23 @@ type Evaluation struct {
 	// Progress, when not nil, is called after each target, from one
 	// goroutine at a time. It must return quickly.
 	Progress func(Progress)
+	// Strategies are further methods, run for each target on the clues
+	// of its first StrategyBacklinks level-1 backlinks (navigation links
+	// included, as the view's Backlinks lists them). Their queries ask
+	// for score.MaxRank results.
+	Strategies []Strategy
+	// StrategyBacklinks is how many backlinks the Strategies' clues hold;
+	// zero means DefaultBacklinks (10, the paper's best).
+	StrategyBacklinks int
+	// Answer, when not nil, returns the URI at which the page of target
+	// is to be found (canonical, or canonicalized; one that cannot be
+	// counts as never found): its new URI in the "moved" mode, where the
+	// page was published anew elsewhere. Nil means the target itself.
+	Answer func(target string) string
+	// Archive, when not nil, returns an archived copy of the target's page
+	// for the strategies that use one (Clues.Archive); a nil Page or an
+	// error means there is none.
+	Archive func(ctx context.Context, target string) (*filter.Page, error)
 }
 
 // Report is the outcome of an evaluation.
@@ -275,6 +292,10 @@ type Report struct {
 	// Preprocessing breaks the backlink pages down by navigation setting
 	// and level, in the neighborhoods of the grid's largest backlink count.
 	Preprocessing []Preprocessing
+	// Costs holds, for each method (grid methods and Strategies), what
+	// one target cost on average, as if it had been rediscovered alone.
+	// A grid method's cost is that of one signature size: one search.
+	Costs map[string]score.Cost
 	// Queries is the number of distinct queries sent to the Searcher;
 	// Searches the number of queries the methods looked up, repeats
 	// included. A method whose neighborhood is the same as with a smaller
@@ -320,8 +341,15 @@ type MethodReport struct {
 	Terms []string `json:"terms"`
 	// Ranks are the target's rank for each size of Report.Sizes: 1 first,
 	// 0 when not among the first score.MaxRank results or when there was
-	// no term to search for.
+	// no term to search for. A strategy has one rank.
 	Ranks []int `json:"ranks"`
+	// Lookups, Searches and Fetches are what the method cost for this
+	// target (see score.Cost); Searches is per size for a grid method.
+	Lookups  int `json:"lookups"`
+	Searches int `json:"searches"`
+	Fetches  int `json:"fetches"`
+	// Step is the strategy's Outcome.Step, if any.
+	Step string `json:"step,omitempty"`
 }
 
 // Evaluate runs ev: every target, every method of ev.Grid, every size.
@@ -470,13 +498,38 @@ func (r *run) report() *Report {
 		Queries:  int(r.queried.Load()),
 		Searches: int(r.searches.Load()),
 	}
+	sums := map[string]*score.Cost{}
+	addCost := func(name string, mr MethodReport) {
+		c := sums[name]
+		if c == nil {
+			c = &score.Cost{}
+			sums[name] = c
+		}
+		c.Lookups += float64(mr.Lookups)
+		c.Searches += float64(mr.Searches)
+		c.Fetches += float64(mr.Fetches)
+	}
 	for _, t := range r.reports {
 		for _, m := range rep.Methods {
 			name := m.String()
 			for i, size := range r.grid.Sizes {
 				rep.Table.Add(name, size, t.Methods[name].Ranks[i])
 			}
+			addCost(name, t.Methods[name])
 		}
+		for _, st := range r.ev.Strategies {
+			mr := t.Methods[st.Name()]
+			rep.Table.Add(st.Name(), st.Terms(), mr.Ranks[0])
+			if st.UsesArchive() {
+				rep.Table.Describe(st.Name(), score.MethodInfo{UsesArchive: true})
+			}
+			addCost(st.Name(), mr)
+		}
+	}
+	rep.Costs = map[string]score.Cost{}
+	for name, c := range sums {
+		n := float64(len(r.reports))
+		rep.Costs[name] = score.Cost{Lookups: c.Lookups / n, Searches: c.Searches / n, Fetches: c.Fetches / n}
 	}
 	for _, p := range r.pages {
 		if p.done {
@@ -518,6 +571,7 @@ type pageEntry struct {
 	outcome string // OutcomeKept, FilterFetch, FilterLink or a filter's name
 	reason  string
 	doc     *backlink.Document
+	fetches int // requests its fetch and filters made
 
 	tfOnce sync.Once
 	tf     []termCount // the counted words of the whole page
@@ -544,11 +598,21 @@ func (r *run) page(ctx context.Context, fetcher filter.Fetcher, filters *filter.
 	if e.done {
 		return e, nil
 	}
-	outcome, reason, doc := check(ctx, fetcher, filters, uri)
+	var n atomic.Int64
+	counted := func(f filter.Fetcher) filter.Fetcher {
+		return filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
+			n.Add(1)
+			return f.Fetch(ctx, uri)
+		})
+	}
+	fs := *filters
+	fs.Fetcher = counted(fs.Fetcher)
+	outcome, reason, doc := check(ctx, counted(fetcher), &fs, uri)
 	if err := ctx.Err(); err != nil {
 		return nil, err // not cached: the next caller tries again
 	}
 	e.outcome, e.reason, e.doc, e.done = outcome, reason, doc, true
+	e.fetches = int(n.Load())
 	r.fetched.Add(1)
 	return e, nil
 }
@@ -603,7 +667,7 @@ type queryEntry struct {
 // 1 first, or 0.
 func (r *run) rank(ctx context.Context, q lexsig.Query, target int32) (int, error) {
 	r.searches.Add(1)
-	key := q.Mode.String() + "\x00" + strconv.FormatBool(q.Phrase) + "\x00" + strings.Join(q.Terms, "\x00")
+	key := queryKey(q)
 	r.mu.Lock()
 	e := r.queries[key]
 	if e == nil {
@@ -688,10 +752,17 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 	if view.Fetcher == nil || view.Backlinks == nil {
 		return TargetReport{}, fmt.Errorf("relink: evaluate %s: view without Fetcher or Backlinks", target)
 	}
+	answer := target
+	if r.ev.Answer != nil {
+		var err error
+		if answer, err = canon.Canonicalize(r.ev.Answer(target)); err != nil {
+			answer = "\x00never"
+		}
+	}
 	t := &targetRun{
 		run:     r,
 		target:  target,
-		id:      r.id(target),
+		id:      r.id(answer),
 		fetcher: view.Fetcher,
 		filters: r.ev.Filters,
 		locs:    map[locKey]*located{},
@@ -729,6 +800,11 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 				return TargetReport{}, err
 			}
 			prev, prevK = links, k
+		}
+	}
+	if len(r.ev.Strategies) > 0 {
+		if err := t.strategies(ctx, view); err != nil {
+			return TargetReport{}, err
 		}
 	}
 	r.mu.Lock()
@@ -871,6 +947,8 @@ func (t *targetRun) methods(ctx context.Context, nav bool, k int, links []backli
 	}
 	var (
 		pages, kept int
+		fetches     int
+		levelStart  int // pages at the levels before this one
 		level       = 1
 		sigs        = make([]lexsig.Signature, len(radii))
 		sigKept     = -1
@@ -887,7 +965,10 @@ func (t *targetRun) methods(ctx context.Context, nav bool, k int, links []backli
 				}
 				sigs[i] = terms
 			}
-			if err := t.record(ctx, Method{depth, r, k, nav}, sigs[i], pages, kept); err != nil {
+			// One backlink lookup for the target and one for each page
+			// at the levels before the deepest.
+			lookups := 1 + levelStart
+			if err := t.record(ctx, Method{depth, r, k, nav}, sigs[i], pages, kept, lookups, fetches); err != nil {
 				return err
 			}
 		}
@@ -900,11 +981,15 @@ func (t *targetRun) methods(ctx context.Context, nav bool, k int, links []backli
 				return err
 			}
 			level++
+			levelStart = pages
 		}
 		pages++
 		e, err := t.evidence(ctx, l, nav)
 		if err != nil {
 			return err
+		}
+		if e.page != nil {
+			fetches += e.page.fetches
 		}
 		if e.outcome != OutcomeKept {
 			continue
@@ -930,11 +1015,14 @@ func (t *targetRun) methods(ctx context.Context, nav bool, k int, links []backli
 
 // record searches the queries of sig at every size and records the
 // method's outcome.
-func (t *targetRun) record(ctx context.Context, m Method, sig lexsig.Signature, pages, kept int) error {
+func (t *targetRun) record(ctx context.Context, m Method, sig lexsig.Signature, pages, kept, lookups, fetches int) error {
 	sizes := t.grid.Sizes
 	mr := MethodReport{
 		Backlinks: pages,
 		Kept:      kept,
+		Lookups:   lookups,
+		Searches:  1,
+		Fetches:   fetches,
 		Terms:     sig.Top(slices.Max(sizes)).Terms(),
 		Ranks:     make([]int, len(sizes)),
 	}
@@ -951,4 +1039,101 @@ func (t *targetRun) record(ctx context.Context, m Method, sig lexsig.Signature, 
 	}
 	t.rep.Methods[m.String()] = mr
 	return nil
+}
+
+// strategies runs the Evaluation's Strategies for the target.
+func (t *targetRun) strategies(ctx context.Context, view View) error {
+	k := orDefault(t.ev.StrategyBacklinks, DefaultBacklinks)
+	links, err := view.Backlinks.Backlinks(ctx, t.target, k)
+	if err != nil {
+		return fmt.Errorf("relink: evaluate %s: backlinks: %w", t.target, err)
+	}
+	clues := &Clues{URI: t.target}
+	fetches := 0
+	for i, l := range links[:min(len(links), k)] {
+		l = backlink.Backlink{URI: l.URI, Rank: i + 1, Level: 1, Via: t.target}
+		e, err := t.evidence(ctx, l, true)
+		if err != nil {
+			return err
+		}
+		ev := &Evidence{Trace: Trace{Backlink: l, Kept: e.outcome == OutcomeKept, Filter: e.outcome}}
+		if ev.Kept {
+			ev.Filter, ev.located = "", e.loc.loc
+		}
+		if e.page != nil {
+			fetches += e.page.fetches
+		}
+		clues.Evidence = append(clues.Evidence, ev)
+	}
+	if t.ev.Archive != nil && slices.ContainsFunc(t.ev.Strategies, Strategy.UsesArchive) {
+		if p, err := t.ev.Archive(ctx, t.target); err == nil {
+			clues.Archive = p
+		} else if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	tools := Tools{DF: t.df, Searcher: &memoSearcher{s: t.ev.Searcher}, Fetcher: view.Fetcher, Results: score.MaxRank}
+	for _, st := range t.ev.Strategies {
+		o, err := st.Find(ctx, clues, tools)
+		if err != nil {
+			return fmt.Errorf("relink: evaluate %s: %s: %w", t.target, st.Name(), err)
+		}
+		t.searches.Add(int64(len(o.Queries)))
+		mr := MethodReport{
+			Backlinks: len(links),
+			Ranks:     []int{0},
+			Lookups:   1,
+			Searches:  len(o.Queries),
+			Fetches:   fetches + o.Fetches,
+			Step:      o.Step,
+		}
+		for _, e := range clues.Evidence {
+			if e.Kept {
+				mr.Kept++
+			}
+		}
+		if len(o.Queries) > 0 {
+			mr.Terms = o.Queries[0].Terms
+		}
+		for i, c := range o.Candidates[:min(len(o.Candidates), score.MaxRank)] {
+			if t.resultID(c.URI) == t.id {
+				mr.Ranks[0] = i + 1
+				break
+			}
+		}
+		t.rep.Methods[st.Name()] = mr
+	}
+	return nil
+}
+
+// memoSearcher remembers the answers of one target's strategies, which
+// share many of their queries.
+type memoSearcher struct {
+	s  lexsig.Searcher
+	mu sync.Mutex
+	m  map[string][]lexsig.Result
+}
+
+// Search answers a query asked before from memory.
+func (m *memoSearcher) Search(ctx context.Context, q lexsig.Query, limit int) ([]lexsig.Result, error) {
+	key := strconv.Itoa(limit) + "\x00" + queryKey(q)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if res, ok := m.m[key]; ok {
+		return res, nil
+	}
+	res, err := m.s.Search(ctx, q, limit)
+	if err != nil {
+		return nil, err
+	}
+	if m.m == nil {
+		m.m = map[string][]lexsig.Result{}
+	}
+	m.m[key] = res
+	return res, nil
+}
+
+// queryKey identifies a query.
+func queryKey(q lexsig.Query) string {
+	return q.Mode.String() + "\x00" + strconv.FormatBool(q.Phrase) + "\x00" + strings.Join(q.Terms, "\x00")
 }

@@ -194,25 +194,29 @@ func TestEvaluateRanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := rep.Targets[0].Methods
+	// Costs: a kept page is fetched with one soft-404 probe (the probe
+	// answers 404, so the second is not needed), a rejected page once; a
+	// level-2 method looks up the backlinks of the target and of every
+	// level-1 page.
 	want := map[string]relink.MethodReport{
 		// The top backlink alone: the diary page.
-		"1-anchor-1": {Backlinks: 1, Kept: 1, Terms: []string{"sourdough", "starter"}, Ranks: []int{0, 0, 0, 0}},
+		"1-anchor-1": {Backlinks: 1, Kept: 1, Terms: []string{"sourdough", "starter"}, Ranks: []int{0, 0, 0, 0}, Lookups: 1, Searches: 1, Fetches: 2},
 		// Its own backlink, level 2, adds "baking diary" (its link to
 		// the diary, not to the target): sourdough ln(500), starter
 		// ln(200), baking and diary ln(1000/30).
-		"2-anchor-1": {Backlinks: 2, Kept: 2, Terms: []string{"sourdough", "starter", "baking", "diary"}, Ranks: []int{0, 0, 0, 0}},
+		"2-anchor-1": {Backlinks: 2, Kept: 2, Terms: []string{"sourdough", "starter", "baking", "diary"}, Ranks: []int{0, 0, 0, 0}, Lookups: 2, Searches: 1, Fetches: 4},
 		// Level 1: diary, forum, menu (nav), tiny (size), and the stale
 		// index's PDF (file type), gone (status) and stale (no link).
-		"1-anchor-10": {Backlinks: 7, Kept: 3, Terms: []string{"starter", "sourdough", "feeding", "recipes"}, Ranks: []int{2, 1, 0, 0}},
+		"1-anchor-10": {Backlinks: 7, Kept: 3, Terms: []string{"starter", "sourdough", "feeding", "recipes"}, Ranks: []int{2, 1, 0, 0}, Lookups: 1, Searches: 1, Fetches: 11},
 		// Level 2 adds the links page once, where it is first found: as a
 		// backlink of the diary ("baking diary"), not of the forum, which
 		// it links to as well. The first two queries are those of level 1.
-		"2-anchor-10": {Backlinks: 8, Kept: 4, Terms: []string{"starter", "sourdough", "feeding", "baking"}, Ranks: []int{2, 1, 0, 0}},
+		"2-anchor-10": {Backlinks: 8, Kept: 4, Terms: []string{"starter", "sourdough", "feeding", "baking"}, Ranks: []int{2, 1, 0, 0}, Lookups: 8, Searches: 1, Fetches: 13},
 		// Without navigation links the menu page is no backlink.
-		"1-anchor-1-nonav":  {Backlinks: 1, Kept: 1, Terms: []string{"sourdough", "starter"}, Ranks: []int{0, 0, 0, 0}},
-		"2-anchor-1-nonav":  {Backlinks: 2, Kept: 2, Terms: []string{"sourdough", "starter", "baking", "diary"}, Ranks: []int{0, 0, 0, 0}},
-		"1-anchor-10-nonav": {Backlinks: 6, Kept: 2, Terms: []string{"starter", "sourdough", "feeding"}, Ranks: []int{2, 1, 0, 0}},
-		"2-anchor-10-nonav": {Backlinks: 7, Kept: 3, Terms: []string{"starter", "sourdough", "feeding", "baking"}, Ranks: []int{2, 1, 0, 0}},
+		"1-anchor-1-nonav":  {Backlinks: 1, Kept: 1, Terms: []string{"sourdough", "starter"}, Ranks: []int{0, 0, 0, 0}, Lookups: 1, Searches: 1, Fetches: 2},
+		"2-anchor-1-nonav":  {Backlinks: 2, Kept: 2, Terms: []string{"sourdough", "starter", "baking", "diary"}, Ranks: []int{0, 0, 0, 0}, Lookups: 2, Searches: 1, Fetches: 4},
+		"1-anchor-10-nonav": {Backlinks: 6, Kept: 2, Terms: []string{"starter", "sourdough", "feeding"}, Ranks: []int{2, 1, 0, 0}, Lookups: 1, Searches: 1, Fetches: 9},
+		"2-anchor-10-nonav": {Backlinks: 7, Kept: 3, Terms: []string{"starter", "sourdough", "feeding", "baking"}, Ranks: []int{2, 1, 0, 0}, Lookups: 7, Searches: 1, Fetches: 11},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Evaluate methods (-want +got):\n%s", diff)

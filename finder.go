@@ -90,6 +90,16 @@ type Finder struct {
 	Filters filter.Filters
 	// Config chooses the method.
 	Config Config
+	// Strategy, when not nil, replaces the paper's method: Find gathers
+	// the first Config.Backlinks level-1 backlinks (Config.Depth, Radius,
+	// Terms, ExcludeNav and Mode are then the Strategy's business) and
+	// lets the Strategy search. Best returns the project's best.
+	Strategy Strategy
+	// Archive, when not nil, retrieves an archived copy of the missing
+	// page for a Strategy that uses one (Clues.Archive): a filter.Fetcher
+	// that answers a URI with its last good capture, such as
+	// provider/wayback's. A failure or a non-2xx answer means no copy.
+	Archive filter.Fetcher
 }
 
 // Trace is what happened to one backlink page.
@@ -118,6 +128,13 @@ type Result struct {
 	Candidates []lexsig.Result
 	// Backlinks is the audit trail: every backlink page, kept or not.
 	Backlinks []Trace
+	// Queries are every query sent to the searcher, in order: Query
+	// alone for the paper's method, one or more for a Strategy.
+	Queries []lexsig.Query
+	// Step is the Strategy's Outcome.Step, if any.
+	Step string
+	// Fetches counts the candidate pages the Strategy fetched.
+	Fetches int
 }
 
 // Evidence is a backlink page that was fetched, filtered and located once, so
@@ -146,6 +163,9 @@ func (f *Finder) Find(ctx context.Context, uri string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.Strategy != nil {
+		return f.findWith(ctx, target)
+	}
 	links, err := backlink.Neighborhood(ctx, f.Backlinks, target, f.Config.depth(), f.Config.backlinks())
 	if err != nil {
 		return nil, fmt.Errorf("relink: backlinks of %s: %w", target, err)
@@ -169,9 +189,46 @@ func (f *Finder) Find(ctx context.Context, uri string) (*Result, error) {
 	if len(res.Query.Terms) == 0 {
 		return res, nil
 	}
+	res.Queries = []lexsig.Query{res.Query}
 	res.Candidates, err = f.Searcher.Search(ctx, res.Query, f.Config.results())
 	if err != nil {
 		return nil, fmt.Errorf("relink: search %q: %w", res.Query, err)
+	}
+	return res, nil
+}
+
+// findWith runs f.Strategy for the canonical target.
+func (f *Finder) findWith(ctx context.Context, target string) (*Result, error) {
+	links, err := backlink.Neighborhood(ctx, f.Backlinks, target, 1, f.Config.backlinks())
+	if err != nil {
+		return nil, fmt.Errorf("relink: backlinks of %s: %w", target, err)
+	}
+	evidence, err := f.Gather(ctx, target, links)
+	if err != nil {
+		return nil, err
+	}
+	clues := &Clues{URI: target, Evidence: evidence}
+	if f.Archive != nil && f.Strategy.UsesArchive() {
+		if p, err := f.Archive.Fetch(ctx, target); err == nil && p.Status/100 == 2 {
+			clues.Archive = p
+		} else if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	res := &Result{URI: target}
+	for _, e := range evidence {
+		if e.Kept {
+			e.Words = len(e.Draw(backlink.Anchor, true))
+		}
+		res.Backlinks = append(res.Backlinks, e.Trace)
+	}
+	o, err := f.Strategy.Find(ctx, clues, Tools{DF: f.DF, Searcher: f.Searcher, Fetcher: f.Fetcher, Results: f.Config.results()})
+	if err != nil {
+		return nil, err
+	}
+	res.Candidates, res.Queries, res.Step, res.Fetches = o.Candidates, o.Queries, o.Step, o.Fetches
+	if len(o.Queries) > 0 {
+		res.Query = o.Queries[0]
 	}
 	return res, nil
 }

@@ -22,19 +22,22 @@ import (
 type LinkSignature struct {
 	Radius backlink.Radius
 	Nav    bool
-	Terms  int
+	Size   int
 	Mode   lexsig.Mode
 }
 
 // Name returns "sig-RADIUS-TERMS", with NoNavSuffix when navigation links
 // are left out: "sig-anchor-4-nonav".
 func (s LinkSignature) Name() string {
-	n := "sig-" + RadiusName(s.Radius) + "-" + strconv.Itoa(orDefault(s.Terms, DefaultTerms))
+	n := "sig-" + RadiusName(s.Radius) + "-" + strconv.Itoa(orDefault(s.Size, DefaultTerms))
 	if !s.Nav {
 		n += NoNavSuffix
 	}
 	return n
 }
+
+// Terms returns the signature size.
+func (s LinkSignature) Terms() int { return orDefault(s.Size, DefaultTerms) }
 
 // UsesArchive returns false.
 func (LinkSignature) UsesArchive() bool { return false }
@@ -49,7 +52,7 @@ func (s LinkSignature) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, e
 	for _, w := range words {
 		lexsig.CountInto(tf, w)
 	}
-	return topTerms(ctx, t, tf, orDefault(s.Terms, DefaultTerms), s.Mode)
+	return topTerms(ctx, t, tf, orDefault(s.Size, DefaultTerms), s.Mode)
 }
 
 // topTerms ranks tf by TF-IDF and searches the top k terms.
@@ -67,18 +70,21 @@ func topTerms(ctx context.Context, t Tools, tf map[string]int, k int, mode lexsi
 // Terms rarest first: a moved page often keeps the words of its old path in
 // its title and text.
 type URLTerms struct {
-	Terms int
+	Size int
 }
 
 // Name returns "url-TERMS".
-func (s URLTerms) Name() string { return "url-" + strconv.Itoa(orDefault(s.Terms, DefaultTerms)) }
+func (s URLTerms) Name() string { return "url-" + strconv.Itoa(orDefault(s.Size, DefaultTerms)) }
+
+// Terms returns the signature size.
+func (s URLTerms) Terms() int { return orDefault(s.Size, DefaultTerms) }
 
 // UsesArchive returns false.
 func (URLTerms) UsesArchive() bool { return false }
 
 // Find searches the URI's words.
 func (s URLTerms) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
-	return topTerms(ctx, t, lexsig.Count(URLWords(c.URI)), orDefault(s.Terms, DefaultTerms), lexsig.Conjunctive)
+	return topTerms(ctx, t, lexsig.Count(URLWords(c.URI)), orDefault(s.Size, DefaultTerms), lexsig.Conjunctive)
 }
 
 // AnchorPhrase searches the backlinks' most used anchor text (Clues.Phrases)
@@ -88,6 +94,9 @@ type AnchorPhrase struct{}
 
 // Name returns "phrase".
 func (AnchorPhrase) Name() string { return "phrase" }
+
+// Terms returns 0: the phrase has as many words as the anchor.
+func (AnchorPhrase) Terms() int { return 0 }
 
 // UsesArchive returns false.
 func (AnchorPhrase) UsesArchive() bool { return false }
@@ -108,13 +117,16 @@ func (AnchorPhrase) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, erro
 // other link has words) together with the words of the missing URI by
 // TF-IDF and searches the top Terms.
 type Combined struct {
-	Terms int
+	Size int
 }
 
 // Name returns "anchor+url-TERMS".
 func (s Combined) Name() string {
-	return "anchor+url-" + strconv.Itoa(orDefault(s.Terms, DefaultTerms))
+	return "anchor+url-" + strconv.Itoa(orDefault(s.Size, DefaultTerms))
 }
+
+// Terms returns the signature size.
+func (s Combined) Terms() int { return orDefault(s.Size, DefaultTerms) }
 
 // UsesArchive returns false.
 func (Combined) UsesArchive() bool { return false }
@@ -130,7 +142,7 @@ func (s Combined) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error)
 		lexsig.CountInto(tf, w)
 	}
 	lexsig.CountInto(tf, URLWords(c.URI))
-	return topTerms(ctx, t, tf, orDefault(s.Terms, DefaultTerms), lexsig.Conjunctive)
+	return topTerms(ctx, t, tf, orDefault(s.Size, DefaultTerms), lexsig.Conjunctive)
 }
 
 // Cascade tries its steps in order and stops at the first whose answer
@@ -154,6 +166,9 @@ const DefaultAgreement = 0.5
 
 // Name returns "cascade".
 func (Cascade) Name() string { return "cascade" }
+
+// Terms returns the largest signature size of the steps.
+func (s Cascade) Terms() int { return maxTerms(s.Steps) }
 
 // UsesArchive reports whether a step does.
 func (s Cascade) UsesArchive() bool {
@@ -230,6 +245,15 @@ func contains(s, sub []string) bool {
 	return false
 }
 
+// maxTerms returns the largest Terms of strategies, 0 for none.
+func maxTerms(strategies []Strategy) int {
+	n := 0
+	for _, s := range strategies {
+		n = max(n, s.Terms())
+	}
+	return n
+}
+
 // appendNew appends the queries of add that qs does not hold yet.
 func appendNew(qs []lexsig.Query, add ...lexsig.Query) []lexsig.Query {
 	for _, q := range add {
@@ -259,6 +283,9 @@ const DefaultFusionK = 60
 
 // Name returns "fusion".
 func (Fusion) Name() string { return "fusion" }
+
+// Terms returns the largest signature size of the members.
+func (s Fusion) Terms() int { return maxTerms(s.Members) }
 
 // UsesArchive reports whether a member does.
 func (s Fusion) UsesArchive() bool { return slices.ContainsFunc(s.Members, Strategy.UsesArchive) }
@@ -330,6 +357,9 @@ func (s Rerank) Name() string {
 	}
 	return "rerank"
 }
+
+// Terms returns Base's.
+func (s Rerank) Terms() int { return s.Base.Terms() }
 
 // UsesArchive reports whether Base does.
 func (s Rerank) UsesArchive() bool { return s.Base.UsesArchive() }
@@ -458,4 +488,125 @@ func cosine(a, b map[string]int) float64 {
 		return 0
 	}
 	return dot / math.Sqrt(na*nb)
+}
+
+// ArchiveTitle searches the words of the title of the page's archived copy
+// (Clues.Archive), stop words left out, at most MaxTitleTerms of them: the
+// title queries of Klein and Nelson's later work.
+type ArchiveTitle struct{}
+
+// MaxTitleTerms caps the words of an ArchiveTitle query.
+const MaxTitleTerms = 10
+
+// Name returns "archive-title".
+func (ArchiveTitle) Name() string { return "archive-title" }
+
+// Terms returns 0: the query has as many words as the title.
+func (ArchiveTitle) Terms() int { return 0 }
+
+// UsesArchive returns true.
+func (ArchiveTitle) UsesArchive() bool { return true }
+
+// Find searches the title.
+func (ArchiveTitle) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	out := &Outcome{}
+	body := archived(c)
+	if body == nil {
+		return out, nil
+	}
+	var terms []string
+	for _, w := range lexsig.Tokenize(backlink.Title(body)) {
+		if !lexsig.IsStopWord(w) && !slices.Contains(terms, w) && len(terms) < MaxTitleTerms {
+			terms = append(terms, w)
+		}
+	}
+	var err error
+	out.Candidates, err = t.search(ctx, out, lexsig.NewQuery(terms, lexsig.Conjunctive))
+	return out, err
+}
+
+// ArchiveSignature searches the lexical signature of the page's archived
+// copy itself: the top Size words of the whole page by TF-IDF, the method
+// of Klein and Nelson that the paper's link-neighborhood signatures stand
+// in for when no copy exists.
+type ArchiveSignature struct {
+	Size int
+}
+
+// Name returns "archive-lsSIZE", as in "archive-ls5".
+func (s ArchiveSignature) Name() string {
+	return "archive-ls" + strconv.Itoa(orDefault(s.Size, DefaultTerms))
+}
+
+// Terms returns the signature size.
+func (s ArchiveSignature) Terms() int { return orDefault(s.Size, DefaultTerms) }
+
+// UsesArchive returns true.
+func (ArchiveSignature) UsesArchive() bool { return true }
+
+// Find searches the page's own signature.
+func (s ArchiveSignature) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	body := archived(c)
+	if body == nil {
+		return &Outcome{}, nil
+	}
+	ws, err := backlink.Words(body, "")
+	if err != nil {
+		return &Outcome{}, nil
+	}
+	return topTerms(ctx, t, lexsig.Count(ws), s.Terms(), lexsig.Conjunctive)
+}
+
+// archived returns the decoded HTML of the archived copy, or nil when
+// there is no usable one.
+func archived(c *Clues) []byte {
+	p := c.Archive
+	if p == nil || p.Status/100 != 2 {
+		return nil
+	}
+	body, _, err := backlink.Decode(p.Body, p.Header.Get("Content-Type"))
+	if err != nil {
+		return nil
+	}
+	return body
+}
+
+// Best returns the project's best strategy that needs no archived copy:
+// Rerank over the Fusion of the anchor phrase, the paper's signature
+// (anchor text, 4 terms, every link), the same without navigation links
+// and the anchor words combined with the URI's words, the first 20
+// candidates ordered anew by their titles. It sends at most four queries
+// and fetches no candidate page.
+func Best() Strategy {
+	return Strategies()[bestIndex]
+}
+
+const bestIndex = 7
+
+// Strategies returns the project's methods beyond the paper's grid, in the
+// order the experiment reports them: the anchor phrase, the URI's words
+// (2 and 4 terms), the anchor signature that prefers content links, the
+// anchor and URI words combined, a cascade, a fusion, the fusion reranked
+// without and with fetching candidates, and the three methods that read an
+// archived copy (its title, its own 5- and 7-term signature).
+func Strategies() []Strategy {
+	paper := LinkSignature{Radius: backlink.Anchor, Nav: true, Size: 4}
+	content := LinkSignature{Radius: backlink.Anchor, Size: 4}
+	phrase := AnchorPhrase{}
+	combined := Combined{Size: 4}
+	fusion := Fusion{Members: []Strategy{phrase, paper, content, combined}}
+	return []Strategy{
+		phrase,
+		URLTerms{Size: 2},
+		URLTerms{Size: 4},
+		content,
+		combined,
+		Cascade{Steps: []Strategy{phrase, content, LinkSignature{Radius: backlink.Anchor, Size: 3}, combined}},
+		fusion,
+		Rerank{Base: fusion, Depth: 20},
+		Rerank{Base: fusion, Depth: 20, Fetch: true},
+		ArchiveTitle{},
+		ArchiveSignature{Size: 5},
+		ArchiveSignature{Size: 7},
+	}
 }

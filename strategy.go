@@ -62,6 +62,10 @@ type Outcome struct {
 type Strategy interface {
 	// Name names the strategy in reports, such as summary.json's method.
 	Name() string
+	// Terms is the size of the signatures the strategy searches (phrase
+	// queries aside), reported as summary.json's terms; 0 when it
+	// searches no signature of a fixed size.
+	Terms() int
 	// UsesArchive reports whether the strategy reads Clues.Archive;
 	// without an archived copy such a strategy finds nothing.
 	UsesArchive() bool

@@ -38,6 +38,18 @@ type Run struct {
 	SuccessAt1 float64 `json:"success_at_1"`
 	// SuccessAt10 is the fraction of targets found in the top 10 results.
 	SuccessAt10 float64 `json:"success_at_10"`
+	// Cost is what the method cost per target, when it was measured.
+	Cost *Cost `json:"cost,omitempty"`
+}
+
+// Cost is what rediscovering one target costs with a method, on average
+// over the targets: backlink lookups (one per page whose backlinks are
+// asked for), search queries, and page fetches (backlink pages, their
+// soft-404 probes, and candidate pages for methods that read them).
+type Cost struct {
+	Lookups  float64 `json:"lookups"`
+	Searches float64 `json:"searches"`
+	Fetches  float64 `json:"fetches"`
 }
 
 // NewRun returns the Run of method at signature size terms whose targets

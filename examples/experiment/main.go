@@ -41,11 +41,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -56,6 +59,7 @@ import (
 	"time"
 
 	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/internal/ingestbar"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/score"
@@ -68,6 +72,7 @@ type config struct {
 	seed                     uint64
 	workers                  int
 	nav                      string
+	moved                    bool
 	cpuProfile               string
 	args                     []string
 }
@@ -101,6 +106,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.out, "out", "results", "`DIR`ectory to write the results into")
 	fs.IntVar(&cfg.workers, "workers", 0, "targets evaluated at once (0: one per CPU)")
 	fs.StringVar(&cfg.nav, "nav", "both", "navigation links: with (the paper's setting), without, or both")
+	fs.BoolVar(&cfg.moved, "moved", true, "also run the moved mode: each target published at a new URI, its old one dead (needs -corpus and its files)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the grid to `FILE`")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: experiment -corpus MANIFEST -store FILE [-targets N] [-seed S] [-out DIR]")
@@ -146,7 +152,7 @@ type target struct {
 // run builds the store if needed, draws the targets, runs the grid and
 // writes the results.
 func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
-	s, corpus, ingest, err := openStore(ctx, cfg, stderr)
+	s, m, corpus, ingest, err := openStore(ctx, cfg, stderr)
 	if err != nil {
 		return err
 	}
@@ -175,22 +181,21 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	}
 	bar := newProgress(stderr, len(uris))
 	start := time.Now()
-	rep, err := relink.Evaluate(ctx, relink.Evaluation{
-		Targets: uris,
-		Missing: func(t string) relink.View {
-			v := s.WithMissing(t)
-			return relink.View{
-				Backlinks:        v,
-				ContentBacklinks: v.Provider(store.BacklinkOptions{ExcludeNav: true}),
-				Fetcher:          v,
-			}
-		},
-		DF:       s,
-		Searcher: s,
-		Grid:     relink.Grid{Nav: cfg.navSettings()},
-		Workers:  cfg.workers,
-		Progress: bar.update,
-	})
+	// The archived copy of a target is its page in the store as built
+	// from the corpus, before it went missing or moved.
+	archive := func(ctx context.Context, t string) (*filter.Page, error) { return s.Fetch(ctx, t) }
+	ev := relink.Evaluation{
+		Targets:    uris,
+		Missing:    views(s),
+		DF:         s,
+		Searcher:   s,
+		Grid:       relink.Grid{Nav: cfg.navSettings()},
+		Workers:    cfg.workers,
+		Progress:   bar.update,
+		Strategies: relink.Strategies(),
+		Archive:    archive,
+	}
+	rep, err := relink.Evaluate(ctx, ev)
 	bar.finish()
 	if err != nil {
 		return err
@@ -205,6 +210,13 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 		grid:    grid,
 		nav:     cfg.navSettings(),
 	}
+	if cfg.moved {
+		if m == nil || len(missingRoots(m)) > 0 {
+			fmt.Fprintln(stderr, "experiment: the moved mode needs -corpus and its files on this machine; skipped")
+		} else if err := runMoved(ctx, cfg, m, ev, res, stderr); err != nil {
+			return err
+		}
+	}
 	if err := res.write(ctx, cfg, s); err != nil {
 		return err
 	}
@@ -215,39 +227,104 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 // manifest's files are on this machine (an ingest that is already complete
 // takes a fraction of a second). It returns the corpus's name and the time
 // spent building.
-func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store, string, time.Duration, error) {
+// views returns the Missing function of an evaluation over s: each
+// target missing in its own view.
+func views(s *store.Store) func(string) relink.View {
+	return func(t string) relink.View {
+		v := s.WithMissing(t)
+		return relink.View{
+			Backlinks:        v,
+			ContentBacklinks: v.Provider(store.BacklinkOptions{ExcludeNav: true}),
+			Fetcher:          v,
+		}
+	}
+}
+
+// runMoved runs ev again in the moved mode: a second store is built from
+// the manifest with every target published at a new URI (movedURI), and a
+// target is found when its new URI is.
+func runMoved(ctx context.Context, cfg *config, m *store.Manifest, ev relink.Evaluation, res *results, stderr io.Writer) error {
+	moves := make(map[string]string, len(ev.Targets))
+	for _, t := range ev.Targets {
+		moves[t] = movedURI(t)
+	}
+	path := cfg.storePath + ".moved"
+	for _, sfx := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(path + sfx); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	ms, err := store.Open(path, &store.Options{QueryCache: -1})
+	if err != nil {
+		return err
+	}
+	defer ms.Close()
+	start := time.Now()
+	p := ingestbar.New(stderr, "experiment: moved store")
+	_, err = ms.IngestManifest(ctx, m, store.IngestOptions{Progress: p.Update, Moves: moves})
+	p.Finish()
+	if err != nil {
+		return fmt.Errorf("building %s: %w", path, err)
+	}
+	res.movedIngest = time.Since(start)
+	bar := newProgress(stderr, len(ev.Targets))
+	ev.Missing, ev.DF, ev.Searcher, ev.Progress = views(ms), ms, ms, bar.update
+	ev.Answer = func(t string) string { return moves[t] }
+	start = time.Now()
+	rep, err := relink.Evaluate(ctx, ev)
+	bar.finish()
+	if err != nil {
+		return fmt.Errorf("moved mode: %w", err)
+	}
+	res.moved, res.movedGrid = rep, time.Since(start)
+	return nil
+}
+
+// movedURI is where the moved mode publishes the page of uri: on the same
+// host, at a path that shares no word with the old one (a digest of it), so
+// that no method can find the page by its old path's words.
+func movedURI(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return uri
+	}
+	sum := sha256.Sum256([]byte(uri))
+	return u.Scheme + "://" + u.Host + "/relocated/" + hex.EncodeToString(sum[:6]) + ".html"
+}
+
+func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store, *store.Manifest, string, time.Duration, error) {
 	corpus := filepath.Base(cfg.storePath)
 	var m *store.Manifest
 	if cfg.manifest != "" {
 		var err error
 		if m, err = store.ReadManifest(cfg.manifest); err != nil {
-			return nil, "", 0, err
+			return nil, nil, "", 0, err
 		}
 		corpus = m.Name
 	}
 	s, err := store.Open(cfg.storePath, &store.Options{QueryCache: -1}) // Evaluate keeps its own
 	if err != nil {
-		return nil, "", 0, err
+		return nil, nil, "", 0, err
 	}
 	pages, err := s.Totals(ctx)
 	if err != nil {
 		s.Close()
-		return nil, "", 0, err
+		return nil, nil, "", 0, err
 	}
 	if m == nil {
 		if pages.Pages == 0 {
 			s.Close()
-			return nil, "", 0, fmt.Errorf("store %s holds no pages: give -corpus to build it", cfg.storePath)
+			return nil, nil, "", 0, fmt.Errorf("store %s holds no pages: give -corpus to build it", cfg.storePath)
 		}
-		return s, corpus, 0, nil
+		return s, m, corpus, 0, nil
 	}
 	if missing := missingRoots(m); len(missing) > 0 {
 		if pages.Pages > 0 {
 			fmt.Fprintf(stderr, "experiment: %d corpus directories are not on this machine (first: %s); using the store as it is\n", len(missing), missing[0])
-			return s, corpus, 0, nil
+			return s, m, corpus, 0, nil
 		}
 		s.Close()
-		return nil, "", 0, fmt.Errorf("the corpus is not installed (no %s): run scripts/install-corpus.sh %s as root", missing[0], cfg.manifest)
+		return nil, nil, "", 0, fmt.Errorf("the corpus is not installed (no %s): run scripts/install-corpus.sh %s as root", missing[0], cfg.manifest)
 	}
 	start := time.Now()
 	p := ingestbar.New(stderr, "experiment: store")
@@ -255,13 +332,13 @@ func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store
 	p.Finish()
 	if err != nil {
 		s.Close()
-		return nil, "", 0, fmt.Errorf("building %s: %w", cfg.storePath, err)
+		return nil, nil, "", 0, fmt.Errorf("building %s: %w", cfg.storePath, err)
 	}
 	took := time.Since(start)
 	if st.Pages > 0 || st.Redirects > 0 {
 		fmt.Fprintf(stderr, "experiment: built %s: %s\n", cfg.storePath, st)
 	}
-	return s, corpus, took, nil
+	return s, m, corpus, took, nil
 }
 
 // missingRoots returns the manifest's root directories that do not exist.

@@ -33,6 +33,10 @@ type results struct {
 	grid    time.Duration
 	nav     []bool
 	runs    map[string]map[int]score.Run // by method and size
+
+	// The moved mode's report and times; moved is nil when it did not run.
+	moved                  *relink.Report
+	movedIngest, movedGrid time.Duration
 }
 
 // run returns the run of method at size, and whether there is one.
@@ -69,6 +73,7 @@ func (res *results) write(ctx context.Context, cfg *config, s *store.Store) erro
 	}{
 		{"summary.json", res.writeSummary},
 		{"tables.md", res.writeTables},
+		{"comparison.md", res.writeComparison},
 		{"checks.md", func(w io.Writer) error { return writeChecks(w, res.checks()) }},
 		{"targets.jsonl", res.writeTargets},
 		{"strata.json", res.writeStrataJSON},
@@ -81,6 +86,9 @@ func (res *results) write(ctx context.Context, cfg *config, s *store.Store) erro
 		if err := writeFile(filepath.Join(cfg.out, f.name), f.write); err != nil {
 			return err
 		}
+	}
+	if err := res.writeComparisonFigure(filepath.Join(cfg.out, "figures")); err != nil {
+		return err
 	}
 	return res.writeFigures(filepath.Join(cfg.out, "figures"))
 }
@@ -123,8 +131,10 @@ type summary struct {
 }
 
 type seconds struct {
-	Ingest float64 `json:"ingest"`
-	Grid   float64 `json:"grid"`
+	Ingest      float64 `json:"ingest"`
+	Grid        float64 `json:"grid"`
+	MovedIngest float64 `json:"moved_ingest,omitempty"`
+	MovedGrid   float64 `json:"moved_grid,omitempty"`
 }
 
 func (res *results) writeSummary(w io.Writer) error {
@@ -132,8 +142,11 @@ func (res *results) writeSummary(w io.Writer) error {
 		Corpus:  res.corpus,
 		Targets: len(res.targets),
 		Seed:    res.seed,
-		Runs:    res.report.Table.Runs(),
-		Seconds: seconds{Ingest: round(res.ingest.Seconds(), 3), Grid: round(res.grid.Seconds(), 3)},
+		Runs:    res.allRuns(),
+		Seconds: seconds{
+			Ingest: round(res.ingest.Seconds(), 3), Grid: round(res.grid.Seconds(), 3),
+			MovedIngest: round(res.movedIngest.Seconds(), 3), MovedGrid: round(res.movedGrid.Seconds(), 3),
+		},
 	})
 }
 

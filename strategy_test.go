@@ -1,0 +1,323 @@
+package relink_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lexsig"
+)
+
+// clues gathers the fake web's backlinks of target (finder_test.go): the
+// blog's "sourdough starter guide" and the forum's "feeding a sourdough
+// starter" are kept, the other pages are not.
+func clues(t *testing.T) *relink.Clues {
+	t.Helper()
+	f, _ := fakeFinder(t, relink.Config{})
+	links, err := backlink.Neighborhood(context.Background(), f.Backlinks, target, 1, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := f.Gather(context.Background(), target, links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &relink.Clues{URI: target, Evidence: ev}
+}
+
+// answers is a searcher with fixed answers by query (Query.String), which
+// records the queries it is asked.
+type answers struct {
+	results map[string][]lexsig.Result
+	asked   []string
+}
+
+func (a *answers) Search(ctx context.Context, q lexsig.Query, limit int) ([]lexsig.Result, error) {
+	a.asked = append(a.asked, q.String())
+	res := a.results[q.String()]
+	return res[:min(len(res), limit)], nil
+}
+
+// result is a search result.
+func result(uri, title string) lexsig.Result { return lexsig.Result{URI: uri, Title: title} }
+
+func tools(a *answers) relink.Tools {
+	df := lexsig.NewMemDF()
+	df.SetDocs(1000)
+	for term, n := range map[string]int64{"sourdough": 5, "starter": 40, "guide": 200, "feeding": 20, "guides": 300} {
+		df.Set(term, n)
+	}
+	return relink.Tools{DF: df, Searcher: a, Results: 100}
+}
+
+func uris(rs []lexsig.Result) []string {
+	out := []string{}
+	for _, r := range rs {
+		out = append(out, r.URI)
+	}
+	return out
+}
+
+func TestPhrases(t *testing.T) {
+	got := clues(t).Phrases()
+	want := []relink.Phrase{
+		{Words: []string{"sourdough", "starter", "guide"}, Pages: 1},
+		{Words: []string{"feeding", "a", "sourdough", "starter"}, Pages: 1},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Phrases (-want +got):\n%s", diff)
+	}
+}
+
+func TestURLWords(t *testing.T) {
+	tests := []struct {
+		name, uri string
+		want      []string
+	}{
+		{name: "path words", uri: "https://docs.example.com/en/3.2/releases/1.3.6.html", want: []string{"en", "3", "2", "releases", "1", "3", "6"}},
+		{name: "index and extension dropped", uri: "http://example.com/guide/index.php?topic=bread", want: []string{"guide", "topic", "bread"}},
+		{name: "stop words dropped", uri: "https://example.org/how-to-bake-the-bread", want: []string{"bake", "bread"}},
+		{name: "host left out", uri: "https://sourdough.example/", want: nil},
+		{name: "not a URI", uri: "http://[::1", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, relink.URLWords(tt.uri)); diff != "" {
+				t.Errorf("URLWords(%q) (-want +got):\n%s", tt.uri, diff)
+			}
+		})
+	}
+}
+
+func TestSimpleStrategies(t *testing.T) {
+	tests := []struct {
+		name     string
+		strategy relink.Strategy
+		want     string // the query searched
+	}{
+		{name: "anchor phrase", strategy: relink.AnchorPhrase{}, want: `"sourdough starter guide"`},
+		// TF-IDF: sourdough 2×ln(200), starter 2×ln(25), feeding ln(50),
+		// guide ln(5) (finder_test.go's DF).
+		{name: "paper signature", strategy: relink.LinkSignature{Radius: backlink.Anchor, Nav: true, Size: 3}, want: "sourdough starter feeding"},
+		// The target's path words: sourdough ln(200), starter ln(25),
+		// guides ln(1000/300).
+		{name: "URL words", strategy: relink.URLTerms{Size: 2}, want: "sourdough starter"},
+		{name: "anchor and URL words", strategy: relink.Combined{Size: 2}, want: "sourdough starter"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &answers{results: map[string][]lexsig.Result{tt.want: {result("https://example.org/new", "")}}}
+			o, err := tt.strategy.Find(context.Background(), clues(t), tools(a))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]string{tt.want}, a.asked); diff != "" {
+				t.Errorf("%s searched (-want +got):\n%s", tt.strategy.Name(), diff)
+			}
+			if len(o.Candidates) != 1 || len(o.Queries) != 1 {
+				t.Errorf("%s: %d candidates, %d queries, want 1 and 1", tt.strategy.Name(), len(o.Candidates), len(o.Queries))
+			}
+		})
+	}
+}
+
+// fixed is a strategy with fixed candidates.
+type fixed struct {
+	name string
+	uris []string
+}
+
+func (f fixed) Name() string      { return f.name }
+func (f fixed) Terms() int        { return 1 }
+func (f fixed) UsesArchive() bool { return false }
+func (f fixed) Find(ctx context.Context, c *relink.Clues, t relink.Tools) (*relink.Outcome, error) {
+	o := &relink.Outcome{Queries: []lexsig.Query{{Terms: []string{f.name}}}}
+	for i, u := range f.uris {
+		o.Candidates = append(o.Candidates, lexsig.Result{Rank: i + 1, URI: u, Title: strings.TrimPrefix(u, "https://example.org/")})
+	}
+	return o, nil
+}
+
+func TestCascade(t *testing.T) {
+	// Titles are the URIs' paths: "sourdough/starter/guide" holds every
+	// word of the top anchor phrase, "rye" none.
+	tests := []struct {
+		name     string
+		steps    []relink.Strategy
+		want     []string
+		step     string
+		searched int
+	}{
+		{name: "first step confident", steps: []relink.Strategy{fixed{"a", []string{"https://example.org/sourdough/starter/guide"}}, fixed{"b", []string{"https://example.org/rye"}}},
+			want: []string{"https://example.org/sourdough/starter/guide"}, step: "a", searched: 1},
+		{name: "falls back to a confident step", steps: []relink.Strategy{fixed{"a", []string{"https://example.org/rye"}}, fixed{"b", nil}, fixed{"c", []string{"https://example.org/feeding/sourdough/starter"}}},
+			want: []string{"https://example.org/feeding/sourdough/starter"}, step: "c", searched: 3},
+		{name: "none confident: the first answer", steps: []relink.Strategy{fixed{"a", nil}, fixed{"b", []string{"https://example.org/rye"}}, fixed{"c", []string{"https://example.org/spelt"}}},
+			want: []string{"https://example.org/rye"}, step: "b", searched: 3},
+		{name: "nothing found", steps: []relink.Strategy{fixed{"a", nil}}, want: []string{}, searched: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := relink.Cascade{Steps: tt.steps}.Find(context.Background(), clues(t), tools(&answers{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, uris(o.Candidates)); diff != "" {
+				t.Errorf("Cascade candidates (-want +got):\n%s", diff)
+			}
+			if o.Step != tt.step || len(o.Queries) != tt.searched {
+				t.Errorf("Cascade step %q after %d queries, want %q after %d", o.Step, len(o.Queries), tt.step, tt.searched)
+			}
+		})
+	}
+}
+
+func TestFusion(t *testing.T) {
+	// x is 1st and 3rd: 1/61 + 1/63 ≈ 0.03227, just above y, 2nd twice:
+	// 2/62 ≈ 0.03226; w, first once, scores less than either.
+	f := relink.Fusion{Members: []relink.Strategy{
+		fixed{"a", []string{"https://example.org/x", "https://example.org/y", "https://example.org/z"}},
+		fixed{"b", []string{"https://example.org/w", "https://example.org/y", "https://example.org/x"}},
+	}}
+	o, err := f.Find(context.Background(), clues(t), tools(&answers{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"https://example.org/x", "https://example.org/y", "https://example.org/w", "https://example.org/z"}
+	if diff := cmp.Diff(want, uris(o.Candidates)); diff != "" {
+		t.Errorf("Fusion candidates (-want +got):\n%s", diff)
+	}
+	for i, c := range o.Candidates {
+		if c.Rank != i+1 {
+			t.Errorf("candidate %d has rank %d", i, c.Rank)
+		}
+	}
+	if len(o.Queries) != 2 {
+		t.Errorf("Fusion queries = %v, want both members'", o.Queries)
+	}
+}
+
+func TestRerank(t *testing.T) {
+	base := fixed{"base", []string{
+		"https://a.example/blog",                        // a backlink page: last
+		"https://other.example/sourdough/starter/guide", // whole phrase, other host
+		"https://example.org/starter/sourdough/guide",   // every word, not in order
+		"https://example.org/sourdough/starter/guide",   // whole phrase, same host
+		"https://example.org/rye",                       // no word
+	}}
+	c := clues(t)
+	o, err := relink.Rerank{Base: base}.Find(context.Background(), c, tools(&answers{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"https://example.org/sourdough/starter/guide",
+		"https://other.example/sourdough/starter/guide",
+		"https://example.org/starter/sourdough/guide",
+		"https://example.org/rye",
+		"https://a.example/blog",
+	}
+	if diff := cmp.Diff(want, uris(o.Candidates)); diff != "" {
+		t.Errorf("Rerank candidates (-want +got):\n%s", diff)
+	}
+	o, err = relink.Rerank{Base: base, Depth: 2}.Find(context.Background(), c, tools(&answers{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := uris(o.Candidates)[:3]; !cmp.Equal(got, []string{base.uris[1], base.uris[0], base.uris[2]}) {
+		t.Errorf("Rerank with Depth 2 = %v, want the first two swapped and the rest kept", got)
+	}
+}
+
+func TestRerankFetch(t *testing.T) {
+	// Two candidates tie on their titles; the one whose text is like the
+	// backlinks' words comes first, and both fetches are counted.
+	pages := map[string]string{
+		"https://example.org/x": "<title>Starter</title><p>Pine cones and forest walks in winter.</p>",
+		"https://example.org/y": "<title>Starter</title><p>Read the sourdough starter guide; feeding a sourdough starter daily.</p>",
+	}
+	a := &answers{}
+	tl := tools(a)
+	tl.Fetcher = filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
+		return &filter.Page{URI: uri, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(pages[uri])}, nil
+	})
+	base := fixed{"base", []string{"https://example.org/x", "https://example.org/y"}}
+	o, err := relink.Rerank{Base: base, Fetch: true}.Find(context.Background(), clues(t), tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := uris(o.Candidates); !cmp.Equal(got, []string{"https://example.org/y", "https://example.org/x"}) || o.Fetches != 2 {
+		t.Errorf("Rerank with Fetch = %v after %d fetches, want y first after 2", got, o.Fetches)
+	}
+}
+
+func TestArchiveStrategies(t *testing.T) {
+	page := &filter.Page{URI: target, Status: 200, Header: http.Header{"Content-Type": {"text/html"}},
+		Body: []byte("<title>The Sourdough Starter Guide</title><p>starter starter starter sourdough feeding</p>")}
+	tests := []struct {
+		name     string
+		strategy relink.Strategy
+		archive  *filter.Page
+		want     []string
+	}{
+		{name: "title", strategy: relink.ArchiveTitle{}, archive: page, want: []string{"sourdough starter guide"}},
+		// starter 3×ln(25), sourdough 1×ln(200), feeding ln(50)...
+		{name: "own signature", strategy: relink.ArchiveSignature{Size: 2}, archive: page, want: []string{"starter sourdough"}},
+		{name: "no copy", strategy: relink.ArchiveTitle{}, want: nil},
+		{name: "copy is an error page", strategy: relink.ArchiveSignature{Size: 2}, archive: &filter.Page{URI: target, Status: 404}, want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := clues(t)
+			c.Archive = tt.archive
+			a := &answers{}
+			if _, err := tt.strategy.Find(context.Background(), c, tools(a)); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, a.asked); diff != "" {
+				t.Errorf("%s searched (-want +got):\n%s", tt.strategy.Name(), diff)
+			}
+			if !tt.strategy.UsesArchive() {
+				t.Errorf("%s.UsesArchive() = false", tt.strategy.Name())
+			}
+		})
+	}
+}
+
+func TestStrategyNames(t *testing.T) {
+	var got []string
+	for _, s := range relink.Strategies() {
+		got = append(got, s.Name())
+	}
+	want := []string{"phrase", "url-2", "url-4", "sig-anchor-4-nonav", "anchor+url-4", "cascade", "fusion", "rerank", "rerank-fetch", "archive-title", "archive-ls5", "archive-ls7"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Strategies names (-want +got):\n%s", diff)
+	}
+	if relink.Best().Name() != "rerank" || relink.Best().UsesArchive() {
+		t.Errorf("Best() = %s, want rerank, which needs no archive", relink.Best().Name())
+	}
+}
+
+func TestFinderStrategy(t *testing.T) {
+	f, queries := fakeFinder(t, relink.Config{})
+	f.Strategy = relink.AnchorPhrase{}
+	res, err := f.Find(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []lexsig.Query{{Terms: []string{"sourdough", "starter", "guide"}, Phrase: true}}
+	if diff := cmp.Diff(want, *queries); diff != "" {
+		t.Errorf("queries (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, res.Queries); diff != "" {
+		t.Errorf("Result.Queries (-want +got):\n%s", diff)
+	}
+	if len(res.Candidates) != 1 || len(res.Backlinks) != 6 {
+		t.Errorf("Find with a strategy: %d candidates, %d traces, want 1 and 6", len(res.Candidates), len(res.Backlinks))
+	}
+}
