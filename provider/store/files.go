@@ -175,8 +175,9 @@ func (mp *mapper) fileItem(f file, maxSize int64, moves map[string]string) item 
 		return skipped(ReasonBadURI, err)
 	}
 	address := fc.public.String()
+	old := ""
 	if to, ok := moves[uri]; ok {
-		uri, address = to, to
+		old, uri, address = uri, to, to
 	}
 	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
 		// UTF-16 cannot be rewritten byte-wise: store it as UTF-8.
@@ -186,6 +187,9 @@ func (mp *mapper) fileItem(f file, maxSize int64, moves map[string]string) item 
 	}
 	rewrite := func(href string) (string, bool) {
 		v, kind := mp.resolve(fc, href)
+		if old != "" && kind == hrefWeb {
+			v = followMove(v, old, address)
+		}
 		return v, kind != hrefKeep
 	}
 	out, meta := scanPage(data, rewrite, fc.setBase)
@@ -202,10 +206,28 @@ func (mp *mapper) fileItem(f file, maxSize int64, moves map[string]string) item 
 			if kind != hrefWeb {
 				return "", false
 			}
+			if old != "" {
+				v = followMove(v, old, address)
+			}
 			c, err := canon.Canonicalize(v)
 			return c, err == nil
 		},
 	})
+}
+
+// followMove returns the link v of a moved page as the moved page has it:
+// a link to the page's own old URI (canonical old), as a table of contents
+// or a permalink is, goes to its new address instead, fragment kept, since
+// a page's links to itself move with it. Other links are kept.
+func followMove(v, old, address string) string {
+	c, err := canon.Canonicalize(v)
+	if err != nil || c != old {
+		return v
+	}
+	if i := strings.IndexByte(v, '#'); i >= 0 {
+		return address + v[i:]
+	}
+	return address
 }
 
 // canonicalMoves returns IngestOptions.Moves with both sides canonical.

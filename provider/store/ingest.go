@@ -91,8 +91,9 @@ type IngestOptions struct {
 	// while every link to the old URI, on every page, stays as written, so
 	// the old URI becomes a dead link with backlinks and the new one a page
 	// no one links to yet: a site that moved a page (the experiment's
-	// "moved" mode). The moved page's own links resolve as from its old
-	// place. Keys and values are canonicalized; one that cannot be is an
+	// "moved" mode). The moved page's links resolve as from its old place,
+	// except its links to itself (tables of contents, permalinks), which
+	// move with it. Keys and values are canonicalized; one that cannot be is an
 	// error. IngestManifest and IngestDir apply it; IngestWARC ignores it.
 	Moves map[string]string
 }

@@ -21,9 +21,13 @@ func TestIngestMoves(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	const moved = "https://files.example.org/relocated/a1b2.html"
+	const (
+		moved      = "https://files.example.org/relocated/a1b2.html"
+		movedGuide = "https://files.example.org/relocated/c3d4.html"
+	)
 	st, err := s.IngestManifest(ctx, m, store.IngestOptions{Moves: map[string]string{
 		"HTTPS://files.example.org/docs/guide/intro.html": moved, // canonicalized
+		fg: movedGuide, // its "¶" permalink links to itself
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -61,11 +65,38 @@ func TestIngestMoves(t *testing.T) {
 		}
 		return out
 	}
-	if diff := cmp.Diff([]string{dt, d0, f0, fg}, backlinks(fi)); diff != "" {
+	// The guide links to the intro from its new URI, where no one links
+	// to it any more: it ranks last.
+	if diff := cmp.Diff([]string{dt, d0, f0, movedGuide}, backlinks(fi)); diff != "" {
 		t.Errorf("Backlinks of the old URI (-want +got):\n%s", diff)
 	}
 	if got := backlinks(moved); len(got) != 0 {
 		t.Errorf("Backlinks of the new URI = %v, want none", got)
+	}
+	// The guide's links to itself moved with it: it is no backlink of its
+	// old URI, and its self-links are not backlinks of the new one.
+	for _, uri := range []string{fg, movedGuide} {
+		for _, b := range backlinks(uri) {
+			if b == movedGuide {
+				t.Errorf("Backlinks(%s) holds the moved page itself", uri)
+			}
+		}
+	}
+	links, err := s.Links(ctx, movedGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := 0
+	for _, l := range links {
+		if l.URI == fg {
+			t.Errorf("the moved guide still links to its old URI: %+v", l)
+		}
+		if l.URI == movedGuide {
+			self++
+		}
+	}
+	if self == 0 {
+		t.Errorf("the moved guide's permalink does not link to its new URI: %+v", links)
 	}
 	res, err := s.Search(ctx, lexsig.Query{Terms: []string{"introduction", "widgets"}}, 10)
 	if err != nil {
