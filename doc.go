@@ -57,6 +57,19 @@
 //   - [github.com/linkrot/relink/provider/web] fetches from the live web with
 //     retries, per-host politeness, robots.txt and size and time limits.
 //
+// # Beyond the paper
+//
+// A Strategy is a method of the project's own, run on the Clues of a missing
+// page (its URI, its gathered level-1 backlinks and, for some, an archived
+// copy): the backlinks' most used anchor text as a phrase (AnchorPhrase),
+// the dead URI's words (URLTerms), both combined (Combined), a Cascade that
+// stops at the first confident query, a Fusion of several queries' ranks,
+// and Rerank, which orders the top candidates by how much of the anchor
+// phrases their titles hold. Best returns the best that needs no archived
+// copy; set it as Finder.Strategy. ArchiveTitle and ArchiveSignature use an
+// archived copy (Clues.Archive, Finder.Archive). Evaluate runs Strategies
+// beside the paper's grid and reports each method's cost.
+//
 // # Programs
 //
 // The examples directory holds small programs built on these packages:

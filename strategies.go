@@ -16,14 +16,21 @@ import (
 	"github.com/linkrot/relink/lexsig"
 )
 
-// LinkSignature is the paper's method as a Strategy: the top Terms words
-// drawn from the backlinks within Radius of their links, ranked by TF-IDF,
-// as one query. With Nav false, navigation links are left out.
+// LinkSignature is the paper's method as a Strategy: the top Size words
+// drawn from the level-1 backlinks within Radius of their links, ranked by
+// TF-IDF, as one query.
 type LinkSignature struct {
+	// Radius is where words are drawn (§3.2 "Radius").
 	Radius backlink.Radius
-	Nav    bool
-	Size   int
-	Mode   lexsig.Mode
+	// Nav counts navigation links, as the paper did. When false, they are
+	// left out, unless no other link gives a word: a page that only
+	// navigation links point to is then still searched for (unlike the
+	// grid's "-nonav" methods, which find nothing for it).
+	Nav bool
+	// Size is the signature size; zero means DefaultTerms.
+	Size int
+	// Mode combines the terms; the zero value is conjunctive.
+	Mode lexsig.Mode
 }
 
 // Name returns "sig-RADIUS-TERMS", with NoNavSuffix when navigation links
@@ -67,7 +74,7 @@ func topTerms(ctx context.Context, t Tools, tf map[string]int, k int, mode lexsi
 }
 
 // URLTerms searches the words of the missing URI itself (URLWords), the
-// Terms rarest first: a moved page often keeps the words of its old path in
+// Size rarest first (zero means DefaultTerms): a moved page often keeps the words of its old path in
 // its title and text.
 type URLTerms struct {
 	Size int
@@ -115,7 +122,7 @@ func (AnchorPhrase) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, erro
 
 // Combined ranks the anchor words (navigation links left out, unless no
 // other link has words) together with the words of the missing URI by
-// TF-IDF and searches the top Terms.
+// TF-IDF and searches the top Size (zero means DefaultTerms).
 type Combined struct {
 	Size int
 }
