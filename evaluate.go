@@ -792,7 +792,7 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 					return TargetReport{}, err
 				}
 			}
-			if prev != nil && slices.Equal(prev, links) {
+			if prev != nil && slices.EqualFunc(prev, links, sameBacklink) {
 				// Fewer backlinks exist than the smaller count allowed:
 				// the methods' outcomes are those of the smaller count.
 				t.copyMethods(nav, prevK, k)
@@ -1136,4 +1136,10 @@ func (m *memoSearcher) Search(ctx context.Context, q lexsig.Query, limit int) ([
 // queryKey identifies a query.
 func queryKey(q lexsig.Query) string {
 	return q.Mode.String() + "\x00" + strconv.FormatBool(q.Phrase) + "\x00" + strings.Join(q.Terms, "\x00")
+}
+
+// sameBacklink reports whether two neighborhood entries name the same page
+// at the same place of the walk.
+func sameBacklink(a, b backlink.Backlink) bool {
+	return a.URI == b.URI && a.Rank == b.Rank && a.Level == b.Level && a.Via == b.Via
 }

@@ -124,7 +124,7 @@ func (res *results) writeComparisonFigure(dir string) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Mean nDCG by method (%d targets; %s at %d terms is the paper's)", len(res.targets), baseline, baselineTerms)
 	p.Y.Label.Text = "Mean nDCG"
-	p.Y.Min, p.Y.Max = 0, 1.1
+	p.Y.Min, p.Y.Max = 0, 1.25 // room for the legend above the bars
 	p.Add(plotter.NewGrid())
 	modes := res.modes()
 	width := vg.Points(12)
