@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/linkrot/relink"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,7 +63,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("stdout lacks Table 4 beside the paper's:\n%s", stdout)
 	}
 	for _, name := range []string{
-		"summary.json", "tables.md", "checks.md", "targets.jsonl", "strata.md", "strata.json",
+		"summary.json", "tables.md", "comparison.md", "figures/comparison.svg", "figures/comparison.png", "checks.md", "targets.jsonl", "strata.md", "strata.json",
 		"filters.md", "filters.json", "versions.txt",
 		"figures/radius.svg", "figures/radius.png", "figures/radius-nonav.svg",
 		"figures/depth-anchor.svg", "figures/depth-five.png", "figures/depth-ten.svg", "figures/depth-page.svg",
@@ -103,6 +104,8 @@ func TestRun(t *testing.T) {
 			Targets  int                `json:"targets"`
 			MeanNDCG *float64           `json:"mean_ndcg"`
 			Buckets  map[string]float64 `json:"buckets"`
+			Mode     string             `json:"mode"`
+			Archive  bool               `json:"uses_archive"`
 		} `json:"runs"`
 		Seconds map[string]float64 `json:"seconds"`
 	}
@@ -112,13 +115,25 @@ func TestRun(t *testing.T) {
 	if sum.Corpus != "tea" || sum.Targets != 2 || sum.Seed != 1 {
 		t.Errorf("summary: corpus %q, targets %d, seed %d; want tea, 2, 1", sum.Corpus, sum.Targets, sum.Seed)
 	}
-	if _, ok := sum.Seconds["ingest"]; !ok || len(sum.Seconds) != 2 || sum.Seconds["grid"] <= 0 {
-		t.Errorf("seconds = %v, want ingest and a positive grid", sum.Seconds)
+	if _, ok := sum.Seconds["ingest"]; !ok || len(sum.Seconds) != 4 || sum.Seconds["grid"] <= 0 || sum.Seconds["moved_grid"] <= 0 {
+		t.Errorf("seconds = %v, want ingest and positive grid times for both modes", sum.Seconds)
 	}
-	// The paper's 24 methods and their 24 variants without navigation
-	// links, at 8 sizes each.
-	if len(sum.Runs) != 48*8 {
-		t.Errorf("%d runs, want %d", len(sum.Runs), 48*8)
+	// In each mode, the paper's 24 methods and their 24 variants without
+	// navigation links at 8 sizes each, and the project's strategies.
+	perMode := 48*8 + len(relink.Strategies())
+	if len(sum.Runs) != 2*perMode {
+		t.Errorf("%d runs, want %d", len(sum.Runs), 2*perMode)
+	}
+	modes := map[string]int{}
+	archive := 0
+	for _, r := range sum.Runs {
+		modes[r.Mode]++
+		if r.Archive {
+			archive++
+		}
+	}
+	if modes[""] != perMode || modes["moved"] != perMode || archive != 2*3 {
+		t.Errorf("runs by mode %v and %d using an archive, want %d in each mode and 6", modes, archive, perMode)
 	}
 	methods := map[string]bool{}
 	for _, r := range sum.Runs {
