@@ -1,0 +1,276 @@
+package brave_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/time/rate"
+
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/brave"
+	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
+)
+
+// fake answers like Brave's web search from corpus: count results per
+// page (at most 20), offset in pages (at most 9), the key in the
+// X-Subscription-Token header.
+func fake(corpus []lexsig.Result, key string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Header.Get("X-Subscription-Token") != key {
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprint(w, `{"type":"ErrorResponse","error":{"id":"x","status":401,"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid."}}`)
+			return
+		}
+		count, err1 := strconv.Atoi(r.URL.Query().Get("count"))
+		offset, err2 := strconv.Atoi(r.URL.Query().Get("offset"))
+		if err1 != nil || err2 != nil || count < 1 || count > 20 || offset < 0 || offset > 9 || r.URL.Query().Get("q") == "" {
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			fmt.Fprint(w, `{"type":"ErrorResponse","error":{"status":422,"code":"VALIDATION","detail":"Unable to validate request parameter(s)"}}`)
+			return
+		}
+		type result struct {
+			Title       string `json:"title"`
+			URL         string `json:"url"`
+			Description string `json:"description"`
+		}
+		var page struct {
+			Type  string `json:"type"`
+			Query struct {
+				Original string `json:"original"`
+				More     bool   `json:"more_results_available"`
+			} `json:"query"`
+			Web *struct {
+				Type    string   `json:"type"`
+				Results []result `json:"results"`
+			} `json:"web,omitempty"`
+		}
+		page.Type = "search"
+		page.Query.Original = r.URL.Query().Get("q")
+		start := offset * count
+		end := min(start+count, len(corpus))
+		if start < end {
+			page.Web = &struct {
+				Type    string   `json:"type"`
+				Results []result `json:"results"`
+			}{Type: "search"}
+			for _, c := range corpus[start:end] {
+				page.Web.Results = append(page.Web.Results, result{Title: c.Title, URL: c.URI, Description: "about " + c.Title})
+			}
+		}
+		page.Query.More = end < len(corpus)
+		if err := json.NewEncoder(w).Encode(page); err != nil {
+			panic(err)
+		}
+	})
+}
+
+// newFast returns a Client for tests: no rate limit, tiny backoffs.
+func newFast(cfg apitest.Config) (*brave.Client, error) {
+	return brave.New(brave.Options{
+		Key:        cfg.Key,
+		BaseURL:    cfg.BaseURL,
+		Rate:       rate.Inf,
+		Attempts:   cfg.Attempts,
+		Backoff:    time.Millisecond,
+		MaxBackoff: time.Millisecond,
+		Timeout:    cfg.Timeout,
+	})
+}
+
+func TestShared(t *testing.T) {
+	apitest.Run(t, apitest.Suite{
+		New:      func(cfg apitest.Config) (lexsig.Searcher, error) { return newFast(cfg) },
+		Handler:  fake,
+		NeedsKey: true,
+		PageSize: brave.MaxCount,
+		Max:      brave.MaxResults,
+	})
+}
+
+// TestDocumentedResponse reads an answer written in the format of Brave's
+// documentation, with the fields a Client ignores.
+func TestDocumentedResponse(t *testing.T) {
+	body, err := os.ReadFile("testdata/web_search.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("offset") != "0" {
+			t.Errorf("request for offset %q, want only offset 0", r.URL.Query().Get("offset"))
+		}
+		w.Write(body)
+	}))
+	defer srv.Close()
+	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexsig.NewQuery([]string{"rediscover", "missing"}, lexsig.Conjunctive)
+	got, err := c.Search(context.Background(), q, 2)
+	if err != nil {
+		t.Fatalf("Search(%q) = %v", q, err)
+	}
+	want := []lexsig.Result{
+		{Rank: 1, URI: "https://example.org/papers/jcdl2011-link-neighborhood.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures"},
+		{Rank: 2, URI: "https://example.com/wiki/Lexical_signature", Title: "Lexical signature - Wikipedia-like overview"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
+	}
+}
+
+func TestRequest(t *testing.T) {
+	tests := []struct {
+		name    string
+		query   lexsig.Query
+		limit   int
+		wantQ   string
+		wantReq []string // count/offset of each request
+	}{
+		{"conjunctive", lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), 5, "jcdl signature backlink", []string{"5/0"}},
+		{"disjunctive", lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive), 20, "jcdl OR signature", []string{"20/0"}},
+		{"phrase", lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, 45, `"link neighborhood"`, []string{"20/0", "20/1", "20/2"}},
+		{"limit 0 means the most", lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 0, "x", []string{"20/0", "20/1", "20/2", "20/3", "20/4", "20/5", "20/6", "20/7", "20/8", "20/9"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			corpus := apitest.Corpus(1000)
+			inner := fake(corpus, apitest.Key)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if q := r.URL.Query().Get("q"); q != tt.wantQ {
+					t.Errorf("q = %q, want %q", q, tt.wantQ)
+				}
+				got = append(got, r.URL.Query().Get("count")+"/"+r.URL.Query().Get("offset"))
+				inner.ServeHTTP(w, r)
+			}))
+			defer srv.Close()
+			c, err := newFast(apitest.Config{BaseURL: srv.URL + "/res/v1/web/search?country=gb", Key: apitest.Key, Attempts: 1, Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Search(context.Background(), tt.query, tt.limit); err != nil {
+				t.Fatalf("Search(%q, %d) = %v", tt.query, tt.limit, err)
+			}
+			if diff := cmp.Diff(tt.wantReq, got); diff != "" {
+				t.Errorf("requests count/offset (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestOverlappingPagesAreDeduplicated(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Query().Get("offset") {
+		case "0":
+			fmt.Fprint(w, `{"type":"search","web":{"results":[{"url":"https://a.example/","title":"A"},{"url":"https://b.example/","title":"B"}]}}`)
+		case "1":
+			fmt.Fprint(w, `{"type":"search","web":{"results":[{"url":"https://b.example/","title":"B"},{"url":"https://c.example/","title":"C"}]}}`)
+		default:
+			fmt.Fprint(w, `{"type":"search","query":{"more_results_available":false}}`)
+		}
+	}))
+	defer srv.Close()
+	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
+	got, err := c.Search(context.Background(), q, 2)
+	if err != nil {
+		t.Fatalf("Search(%q) = %v", q, err)
+	}
+	got2, err := c.Search(context.Background(), q, 0)
+	if err != nil {
+		t.Fatalf("Search(%q) = %v", q, err)
+	}
+	var uris []string
+	for _, r := range append(got, got2...) {
+		uris = append(uris, strconv.Itoa(r.Rank)+" "+r.URI)
+	}
+	want := []string{"1 https://a.example/", "2 https://b.example/", "1 https://a.example/", "2 https://b.example/", "3 https://c.example/"}
+	if diff := cmp.Diff(want, uris); diff != "" {
+		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
+	}
+}
+
+func TestQueryTooLong(t *testing.T) {
+	c, err := brave.New(brave.Options{Key: apitest.Key, BaseURL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		terms []string
+	}{
+		{"51 words", strings.Fields(strings.Repeat("w ", 51))},
+		{"401 characters", []string{strings.Repeat("x", 401)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := lexsig.NewQuery(tt.terms, lexsig.Conjunctive)
+			if _, err := c.Search(context.Background(), q, 10); !errors.Is(err, brave.ErrUnsupportedQuery) {
+				t.Errorf("Search(%s) = %v, want ErrUnsupportedQuery", tt.name, err)
+			}
+		})
+	}
+}
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    brave.Options
+		wantErr bool
+	}{
+		{"defaults", brave.Options{Key: "k"}, false},
+		{"missing key", brave.Options{}, true},
+		{"relative base", brave.Options{Key: "k", BaseURL: "/search"}, true},
+		{"ftp base", brave.Options{Key: "k", BaseURL: "ftp://example.com/"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := brave.New(tt.opts)
+			if (err != nil) != tt.wantErr {
+				t.Errorf("New(%v) = %v, want error %v", tt.opts, err, tt.wantErr)
+			}
+		})
+	}
+	o := brave.Options{Key: apitest.Key, BaseURL: "https://proxy.example/"}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		if got := fmt.Sprintf(verb, o); strings.Contains(got, apitest.Key) {
+			t.Errorf("Sprintf(%q, options) = %q shows the key", verb, got)
+		}
+	}
+}
+
+func TestErrorNamesRequestNotKey(t *testing.T) {
+	srv := httptest.NewServer(apitest.Failing(http.StatusTooManyRequests, -1, nil, nil))
+	defer srv.Close()
+	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 2, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexsig.NewQuery([]string{"lexical", "signature"}, lexsig.Conjunctive)
+	_, err = c.Search(context.Background(), q, 10)
+	var e *brave.Error
+	if !errors.As(err, &e) || e.Service != "brave" || e.Attempts != 2 {
+		t.Fatalf("Search(%q) = %#v, want a brave *Error after 2 attempts", q, err)
+	}
+	u, perr := url.Parse(e.URL)
+	if perr != nil || u.Query().Get("q") != "lexical signature" {
+		t.Errorf("Error.URL = %q, want the query in it", e.URL)
+	}
+	apitest.CheckNoKey(t, err)
+}

@@ -1,0 +1,238 @@
+package google_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/time/rate"
+
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/google"
+	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
+)
+
+const testCX = "0123456789abcdef0"
+
+// fake answers like the Custom Search JSON API from corpus: start (1
+// first) and num (1 to 10), start+num-1 at most 100, the key in the key
+// parameter; totalResults is len(corpus) as a string.
+func fake(corpus []lexsig.Result, key string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+		p := r.URL.Query()
+		if p.Get("key") != key {
+			w.WriteHeader(http.StatusBadRequest) // Google's answer to an invalid key
+			fmt.Fprint(w, `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","errors":[{"message":"API key not valid. Please pass a valid API key.","domain":"global","reason":"badRequest"}],"status":"INVALID_ARGUMENT"}}`)
+			return
+		}
+		start, err1 := strconv.Atoi(p.Get("start"))
+		num, err2 := strconv.Atoi(p.Get("num"))
+		if err1 != nil || err2 != nil || start < 1 || num < 1 || num > 10 || start+num-1 > 100 || p.Get("cx") != testCX || p.Get("q") == "" {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}`)
+			return
+		}
+		type item struct {
+			Kind  string `json:"kind"`
+			Title string `json:"title"`
+			Link  string `json:"link"`
+		}
+		type page struct {
+			TotalResults string `json:"totalResults"`
+			StartIndex   int    `json:"startIndex"`
+			Count        int    `json:"count"`
+		}
+		var answer struct {
+			Kind    string `json:"kind"`
+			Queries struct {
+				Request  []page `json:"request"`
+				NextPage []page `json:"nextPage,omitempty"`
+			} `json:"queries"`
+			SearchInformation struct {
+				TotalResults string `json:"totalResults"`
+			} `json:"searchInformation"`
+			Items []item `json:"items,omitempty"`
+		}
+		total := strconv.Itoa(len(corpus))
+		answer.Kind = "customsearch#search"
+		answer.SearchInformation.TotalResults = total
+		answer.Queries.Request = []page{{total, start, num}}
+		end := min(start-1+num, len(corpus), 100)
+		for i := start - 1; i < end; i++ {
+			answer.Items = append(answer.Items, item{"customsearch#result", corpus[i].Title, corpus[i].URI})
+		}
+		if end < min(len(corpus), 100) {
+			answer.Queries.NextPage = []page{{total, end + 1, num}}
+		}
+		if err := json.NewEncoder(w).Encode(answer); err != nil {
+			panic(err)
+		}
+	})
+}
+
+func newFast(cfg apitest.Config) (*google.Client, error) {
+	return google.New(google.Options{
+		Key:        cfg.Key,
+		CX:         testCX,
+		BaseURL:    cfg.BaseURL,
+		Rate:       rate.Inf,
+		Attempts:   cfg.Attempts,
+		Backoff:    time.Millisecond,
+		MaxBackoff: time.Millisecond,
+		Timeout:    cfg.Timeout,
+	})
+}
+
+func TestShared(t *testing.T) {
+	apitest.Run(t, apitest.Suite{
+		New:      func(cfg apitest.Config) (lexsig.Searcher, error) { return newFast(cfg) },
+		Handler:  fake,
+		NeedsKey: true,
+		PageSize: google.MaxNum,
+		Max:      google.MaxResults,
+	})
+}
+
+func TestDocumentedResponse(t *testing.T) {
+	body, err := os.ReadFile("testdata/search.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+	defer srv.Close()
+	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive)
+	got, err := c.Search(context.Background(), q, 2)
+	if err != nil {
+		t.Fatalf("Search(%q) = %v", q, err)
+	}
+	want := []lexsig.Result{
+		{Rank: 1, URI: "https://example.org/pubs/link-neighborhood.html", Title: "Rediscovering missing web pages using link neighborhood ..."},
+		{Rank: 2, URI: "https://example.com/wiki/Neighbourhood_(graph_theory)", Title: "Neighborhood (graph theory)"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
+	}
+	n, err := c.HitCount(context.Background(), "link neighborhood")
+	if err != nil || n != 48100 {
+		t.Errorf("HitCount(%q) = %d, %v, want 48100, nil", "link neighborhood", n, err)
+	}
+}
+
+func TestRequest(t *testing.T) {
+	tests := []struct {
+		name    string
+		query   lexsig.Query
+		limit   int
+		wantQ   string
+		wantReq []string // start/num of each request
+	}{
+		{"conjunctive", lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), 5, "jcdl signature backlink", []string{"1/5"}},
+		{"disjunctive", lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive), 10, "jcdl OR signature", []string{"1/10"}},
+		{"phrase", lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, 25, `"link neighborhood"`, []string{"1/10", "11/10", "21/5"}},
+		{"limit 0 means the most", lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 0, "x",
+			[]string{"1/10", "11/10", "21/10", "31/10", "41/10", "51/10", "61/10", "71/10", "81/10", "91/10"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			inner := fake(apitest.Corpus(1000), apitest.Key)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if q := r.URL.Query().Get("q"); q != tt.wantQ {
+					t.Errorf("q = %q, want %q", q, tt.wantQ)
+				}
+				got = append(got, r.URL.Query().Get("start")+"/"+r.URL.Query().Get("num"))
+				inner.ServeHTTP(w, r)
+			}))
+			defer srv.Close()
+			c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Search(context.Background(), tt.query, tt.limit); err != nil {
+				t.Fatalf("Search(%q, %d) = %v", tt.query, tt.limit, err)
+			}
+			if diff := cmp.Diff(tt.wantReq, got); diff != "" {
+				t.Errorf("requests start/num (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestHitCount(t *testing.T) {
+	tests := []struct {
+		name    string
+		body    string
+		want    int64
+		wantErr error
+	}{
+		{"count", `{"searchInformation":{"totalResults":"1230000"}}`, 1230000, nil},
+		{"zero", `{"kind":"customsearch#search","searchInformation":{"totalResults":"0"}}`, 0, nil},
+		{"missing", `{"kind":"customsearch#search"}`, 0, google.ErrMalformed},
+		{"not a number", `{"searchInformation":{"totalResults":"about a million"}}`, 0, google.ErrMalformed},
+		{"negative", `{"searchInformation":{"totalResults":"-5"}}`, 0, google.ErrMalformed},
+		{"number not string", `{"searchInformation":{"totalResults":12}}`, 0, google.ErrMalformed},
+		{"HTML", `<html><body>Error 502</body></html>`, 0, google.ErrMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Query().Get("num") != "1" || r.URL.Query().Get("q") != "signature" {
+					t.Errorf("HitCount request %q, want num=1 and q=signature", r.URL.RawQuery)
+				}
+				fmt.Fprint(w, tt.body)
+			}))
+			defer srv.Close()
+			c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.HitCount(context.Background(), "signature")
+			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && err != nil) {
+				t.Fatalf("HitCount(%q) = %v, want error %v", "signature", err, tt.wantErr)
+			}
+			if err != nil {
+				apitest.CheckNoKey(t, err)
+			}
+			if got != tt.want {
+				t.Errorf("HitCount(%q) = %d, want %d", "signature", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name string
+		opts google.Options
+		want error
+	}{
+		{"missing key", google.Options{CX: testCX}, google.ErrMissingKey},
+		{"missing engine", google.Options{Key: "k"}, google.ErrMissingEngine},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := google.New(tt.opts); !errors.Is(err, tt.want) {
+				t.Errorf("New(%v) = %v, want %v", tt.opts, err, tt.want)
+			}
+		})
+	}
+	if _, err := google.New(google.Options{Key: "k", CX: testCX, BaseURL: "www.googleapis.com"}); err == nil {
+		t.Errorf("New(relative base URL) = nil error, want one")
+	}
+	if got := fmt.Sprintf("%+v", google.Options{Key: apitest.Key, CX: testCX}); got != `google.Options{Key: REDACTED, CX: "0123456789abcdef0", BaseURL: ""}` {
+		t.Errorf("Sprintf(%%+v, options) = %q", got)
+	}
+}

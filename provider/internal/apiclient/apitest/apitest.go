@@ -1,0 +1,307 @@
+// Package apitest is the shared test suite of relink's search-API clients
+// (provider/google, provider/brave, provider/marginalia, provider/mojeek,
+// provider/searxng): each package fakes its service in the service's own
+// documented format, and Run checks the behaviour every client must have
+// (paging, empty answers, malformed bodies, rate limits, server errors,
+// timeouts, keys kept out of errors) against that fake.
+//
+// It is for tests only: it imports package testing.
+package apitest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/internal/apiclient"
+)
+
+// Key is the API key Run gives the client under test. It is distinctive
+// enough that finding it in an error message cannot be a coincidence.
+const Key = "TESTKEY-9f8e7d6c5b4a"
+
+// Config is what Suite.New is given.
+type Config struct {
+	// BaseURL is the fake service's URL.
+	BaseURL string
+	// Key is the API key, empty in the missing-key case.
+	Key string
+	// Attempts and Timeout must be passed on to the client; New must
+	// also set tiny backoffs (a millisecond) and no rate limit, so the
+	// suite runs in well under a second.
+	Attempts int
+	Timeout  time.Duration
+}
+
+// Suite describes one service to Run.
+type Suite struct {
+	// New returns the client under test for cfg.
+	New func(cfg Config) (lexsig.Searcher, error)
+	// Handler fakes the service: it answers every search, in the
+	// service's documented JSON format, with the results of corpus (in
+	// that order) that the request's paging parameters select, and answers
+	// 401 or 403 when the request does not carry key.
+	Handler func(corpus []lexsig.Result, key string) http.Handler
+	// NeedsKey says that New must refuse an empty key with an error
+	// wrapping apiclient.ErrMissingKey.
+	NeedsKey bool
+	// PageSize is how many results one page of the fake holds, so that
+	// the paging cases ask for several pages.
+	PageSize int
+	// Max is the most results the client returns for one query (its
+	// MaxResults).
+	Max int
+}
+
+// Corpus returns n results whose URIs and titles name their rank.
+func Corpus(n int) []lexsig.Result {
+	out := make([]lexsig.Result, n)
+	for i := range out {
+		out[i] = lexsig.Result{
+			Rank:  i + 1,
+			URI:   fmt.Sprintf("https://example.com/page/%04d.html", i+1),
+			Title: fmt.Sprintf("Page %d", i+1),
+		}
+	}
+	return out
+}
+
+// Failing answers the first n requests with status (429 with
+// "Retry-After: 0", so that a retry comes at once) and a short HTML body,
+// and passes the rest to next; n < 0 fails every request. It counts all
+// requests in *count when count is not nil.
+func Failing(status, n int, next http.Handler, count *atomic.Int32) http.Handler {
+	var seen atomic.Int32
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(seen.Add(1))
+		if count != nil {
+			count.Add(1)
+		}
+		if n < 0 || i <= n {
+			if status == http.StatusTooManyRequests {
+				w.Header().Set("Retry-After", "0")
+			}
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(status)
+			fmt.Fprintf(w, "<html><body><h1>%d %s</h1></body></html>", status, http.StatusText(status))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// query is the query Run sends.
+var query = lexsig.NewQuery([]string{"lexical", "signature"}, lexsig.Conjunctive)
+
+// Run runs the shared cases against s.
+func Run(t *testing.T, s Suite) {
+	t.Helper()
+	newClient := func(t *testing.T, base string, attempts int, timeout time.Duration) lexsig.Searcher {
+		t.Helper()
+		c, err := s.New(Config{BaseURL: base, Key: Key, Attempts: attempts, Timeout: timeout})
+		if err != nil {
+			t.Fatalf("New() = %v", err)
+		}
+		return c
+	}
+	search := func(t *testing.T, h http.Handler, attempts int, timeout time.Duration, limit int) ([]lexsig.Result, error) {
+		t.Helper()
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		got, err := newClient(t, srv.URL, attempts, timeout).Search(context.Background(), query, limit)
+		if err != nil {
+			checkNoKey(t, err)
+		}
+		return got, err
+	}
+
+	t.Run("paging", func(t *testing.T) {
+		corpus := Corpus(3*s.PageSize + 3)
+		for _, limit := range []int{1, s.PageSize, s.PageSize + 1, len(corpus), len(corpus) + 10, 0} {
+			t.Run(fmt.Sprintf("limit %d", limit), func(t *testing.T) {
+				got, err := search(t, s.Handler(corpus, Key), 1, 5*time.Second, limit)
+				if err != nil {
+					t.Fatalf("Search(%q, %d) = %v", query, limit, err)
+				}
+				n := len(corpus)
+				if limit > 0 {
+					n = min(n, limit)
+				}
+				n = min(n, s.Max)
+				if diff := cmp.Diff(corpus[:n], withoutScores(got)); diff != "" {
+					t.Errorf("Search(%q, %d) (-want +got):\n%s", query, limit, diff)
+				}
+			})
+		}
+	})
+
+	t.Run("no more than the API gives", func(t *testing.T) {
+		corpus := Corpus(s.Max + s.PageSize + 1)
+		var count atomic.Int32
+		got, err := search(t, Failing(0, 0, s.Handler(corpus, Key), &count), 1, 5*time.Second, s.Max+50)
+		if err != nil {
+			t.Fatalf("Search(%q, %d) = %v", query, s.Max+50, err)
+		}
+		if diff := cmp.Diff(corpus[:s.Max], withoutScores(got)); diff != "" {
+			t.Errorf("Search(%q, %d) (-want +got):\n%s", query, s.Max+50, diff)
+		}
+		if most := (s.Max + s.PageSize - 1) / s.PageSize; int(count.Load()) > most {
+			t.Errorf("Search(%q, %d) made %d requests, want at most %d", query, s.Max+50, count.Load(), most)
+		}
+	})
+
+	t.Run("empty results", func(t *testing.T) {
+		got, err := search(t, s.Handler(nil, Key), 1, 5*time.Second, 10)
+		if err != nil || got == nil || len(got) != 0 {
+			t.Errorf("Search(%q) = %v, %v, want an empty slice and nil", query, got, err)
+		}
+	})
+
+	t.Run("query without terms", func(t *testing.T) {
+		var count atomic.Int32
+		srv := httptest.NewServer(Failing(0, 0, s.Handler(Corpus(3), Key), &count))
+		defer srv.Close()
+		got, err := newClient(t, srv.URL, 1, 5*time.Second).Search(context.Background(), lexsig.Query{}, 10)
+		if err != nil || got == nil || len(got) != 0 {
+			t.Errorf("Search(empty query) = %v, %v, want an empty slice and nil", got, err)
+		}
+		if count.Load() != 0 {
+			t.Errorf("Search(empty query) made %d requests, want 0", count.Load())
+		}
+	})
+
+	ok := s.Handler(Corpus(5), Key)
+	html := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<!DOCTYPE html><html><head><title>Maintenance</title></head><body>Back soon</body></html>")
+	})
+	hang := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	errorCases := []struct {
+		name     string
+		handler  http.Handler
+		attempts int
+		timeout  time.Duration
+		want     error // nil: success with the 5 results
+		status   int   // StatusError.Status wanted, or 0
+	}{
+		{name: "HTML instead of JSON", handler: html, attempts: 3, want: apiclient.ErrMalformed},
+		{name: "429 then success", handler: Failing(429, 2, ok, nil), attempts: 3},
+		{name: "429 forever", handler: Failing(429, -1, ok, nil), attempts: 3, want: apiclient.ErrRateLimited, status: 429},
+		{name: "503 then success", handler: Failing(503, 1, ok, nil), attempts: 3},
+		{name: "500 forever", handler: Failing(500, -1, ok, nil), attempts: 2, status: 500},
+		{name: "hanging server", handler: hang, attempts: 2, timeout: 50 * time.Millisecond, want: apiclient.ErrTimeout},
+		{name: "wrong key", handler: s.Handler(Corpus(5), "another-key"), attempts: 3, want: apiclient.ErrUnauthorized},
+	}
+	for _, tt := range errorCases {
+		if tt.name == "wrong key" && !s.NeedsKey {
+			continue
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			timeout := tt.timeout
+			if timeout == 0 {
+				timeout = 5 * time.Second
+			}
+			got, err := search(t, tt.handler, tt.attempts, timeout, 10)
+			if tt.want == nil && tt.status == 0 {
+				if err != nil {
+					t.Fatalf("Search(%q) = %v", query, err)
+				}
+				if diff := cmp.Diff(Corpus(5), withoutScores(got)); diff != "" {
+					t.Errorf("Search(%q) (-want +got):\n%s", query, diff)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Search(%q) = %v, nil; want an error", query, got)
+			}
+			if tt.want != nil && !errors.Is(err, tt.want) {
+				t.Errorf("Search(%q) = %v, want errors.Is %v", query, err, tt.want)
+			}
+			var se *apiclient.StatusError
+			if tt.status != 0 && (!errors.As(err, &se) || se.Status != tt.status) {
+				t.Errorf("Search(%q) = %v, want a *StatusError %d", query, err, tt.status)
+			}
+		})
+	}
+
+	if s.NeedsKey {
+		t.Run("missing key", func(t *testing.T) {
+			_, err := s.New(Config{BaseURL: "http://127.0.0.1:1", Attempts: 1, Timeout: time.Second})
+			if !errors.Is(err, apiclient.ErrMissingKey) {
+				t.Errorf("New(no key) = %v, want ErrMissingKey", err)
+			}
+		})
+	}
+
+	t.Run("printing the client hides the key", func(t *testing.T) {
+		c := newClient(t, "http://127.0.0.1:1", 1, time.Second)
+		for _, verb := range []string{"%v", "%+v", "%s", "%#v", "%d", "%x", "%q"} {
+			if got := fmt.Sprintf(verb, c); strings.Contains(got, Key) {
+				t.Errorf("Sprintf(%q, client) = %q shows the key", verb, got)
+			}
+		}
+	})
+
+	t.Run("canceled context", func(t *testing.T) {
+		srv := httptest.NewServer(hang)
+		defer srv.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := newClient(t, srv.URL, 3, 5*time.Second).Search(ctx, query, 10)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Search(canceled) = %v, want context.Canceled", err)
+		}
+	})
+}
+
+// CheckNoKey fails t when the message of err, of anything it wraps, or its
+// printed forms show Key.
+func CheckNoKey(t *testing.T, err error) {
+	t.Helper()
+	checkNoKey(t, err)
+}
+
+func checkNoKey(t *testing.T, err error) {
+	t.Helper()
+	msgs := []string{fmt.Sprintf("%v %+v %s", err, err, err)}
+	var walk func(error)
+	walk = func(e error) {
+		if e == nil {
+			return
+		}
+		msgs = append(msgs, e.Error())
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			walk(u.Unwrap())
+		case interface{ Unwrap() []error }:
+			for _, inner := range u.Unwrap() {
+				walk(inner)
+			}
+		}
+	}
+	walk(err)
+	for _, m := range msgs {
+		if strings.Contains(m, Key) {
+			t.Errorf("error %q shows the API key", m)
+		}
+	}
+}
+
+// withoutScores returns rs with Score zeroed, for comparing with Corpus.
+func withoutScores(rs []lexsig.Result) []lexsig.Result {
+	out := make([]lexsig.Result, len(rs))
+	for i, r := range rs {
+		r.Score = 0
+		out[i] = r
+	}
+	return out
+}

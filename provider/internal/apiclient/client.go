@@ -1,0 +1,203 @@
+package apiclient
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/linkrot/relink/provider/web"
+)
+
+// Defaults of the Client fields; a zero (or negative, where that has no
+// meaning of its own) field means the default.
+const (
+	// DefaultAttempts is how many times a request is tried, as many as
+	// provider/web tries a page (the paper's five, §3.1 "HTTP Status
+	// Codes").
+	DefaultAttempts = 5
+	// DefaultBackoff is the wait before the second attempt; it doubles
+	// before each later one, with jitter.
+	DefaultBackoff = time.Second
+	// DefaultMaxBackoff caps the wait between two attempts.
+	DefaultMaxBackoff = 30 * time.Second
+	// DefaultMaxWait caps a Retry-After wait the Client will honour.
+	DefaultMaxWait = time.Minute
+	// DefaultTimeout bounds one attempt, from connecting to the last byte
+	// of the body.
+	DefaultTimeout = 30 * time.Second
+	// DefaultMaxBody caps the bytes of a body read, 10 MiB: far more than
+	// any page of search results, and as much as provider/web keeps of a
+	// page, for archived captures.
+	DefaultMaxBody int64 = 10 << 20
+	// DefaultMaxRedirects is how many redirects one attempt follows, as
+	// many as net/http's own client.
+	DefaultMaxRedirects = 10
+	// DefaultRate is how many requests per second a Client starts: one,
+	// the most that the free plans of the search APIs allow.
+	DefaultRate rate.Limit = 1
+	// DefaultBurst is how many requests may start at once after a quiet
+	// spell: one.
+	DefaultBurst = 1
+)
+
+// DefaultUserAgent is the User-Agent a Client sends unless told otherwise,
+// the one provider/web sends.
+const DefaultUserAgent = web.DefaultUserAgent
+
+// Client sends requests to one web API for one key. The zero value is ready
+// to use with the defaults named in the field comments.
+//
+// A Client is safe for concurrent use by many goroutines, which then share
+// its rate limit. Set the fields before the first request and do not change
+// or copy the Client afterwards.
+type Client struct {
+	// Service names the API in errors ("brave", "wayback"); empty means
+	// none.
+	Service string
+
+	// HTTP carries the requests; nil means a client of the Client's own
+	// that uses no proxy. Its CheckRedirect, when set, replaces the
+	// Client's redirect policy (MaxRedirects, and keeping secret headers
+	// from other hosts); its Timeout, when set, applies besides Timeout.
+	HTTP *http.Client
+	// UserAgent is sent with every request that does not set its own;
+	// empty means DefaultUserAgent.
+	UserAgent string
+
+	// Rate is how many requests per second may start, Burst how many may
+	// start at once after a quiet spell. Every attempt counts. Zero or
+	// less means DefaultRate (1/s) and DefaultBurst (1); rate.Inf turns
+	// the limit off.
+	Rate  rate.Limit
+	Burst int
+
+	// Attempts is how many times a request is tried; zero or less means
+	// DefaultAttempts (5), and 1 turns retries off. Network errors,
+	// timeouts, cut bodies and the statuses 408, 429 and 5xx (but 501 and
+	// 505) are tried again; any other answer is final, and so are a
+	// redirect loop, a host name that does not exist and a TLS failure.
+	Attempts int
+	// Backoff is the wait before the second attempt, doubled before each
+	// later one up to MaxBackoff; each wait is drawn at random from its
+	// upper half. Zero or less means DefaultBackoff (1 s) and
+	// DefaultMaxBackoff (30 s).
+	Backoff    time.Duration
+	MaxBackoff time.Duration
+	// MaxWait is the longest Retry-After wait (seconds or an HTTP date) the
+	// Client honours; such a wait replaces the backoff. A longer one makes
+	// the answer final at once (its StatusError.RetryAfter says how long).
+	// Zero or less means DefaultMaxWait (1 min).
+	MaxWait time.Duration
+
+	// Timeout bounds one attempt, from connecting to the last byte of the
+	// body, so a server that never answers or trickles its body is cut
+	// off, and the attempt fails with ErrTimeout. Zero or less means
+	// DefaultTimeout (30 s). Waits for the rate limit and between attempts
+	// are not part of it: the caller's context bounds those.
+	Timeout time.Duration
+	// MaxBody caps the bytes of a body read; zero or less means
+	// DefaultMaxBody (10 MiB). A longer body is cut (Response.Truncated),
+	// which GetJSON reports as ErrTooLarge.
+	MaxBody int64
+	// MaxRedirects is how many redirects one attempt follows; one more is
+	// an error wrapping ErrTooManyRedirects. Zero means
+	// DefaultMaxRedirects (10); a negative value follows none, and the
+	// 3xx answer is the Response.
+	MaxRedirects int
+
+	// Secrets names the request headers and query parameters that carry
+	// secrets ("X-Subscription-Token", "key"); names of query parameters
+	// are case-sensitive, those of headers are not. Their values never
+	// appear in an error, and the headers are not sent on to another host
+	// by a redirect.
+	Secrets []string
+	// Redact lists further secret values, such as a key carried in the URL
+	// path, that never appear in an error.
+	Redact []string
+
+	once    sync.Once
+	limiter *rate.Limiter
+	hc      *http.Client
+}
+
+// String names the Client's service and nothing else, so that printing a
+// Client cannot show a secret.
+func (c *Client) String() string {
+	return fmt.Sprintf("apiclient.Client{Service: %q}", c.Service)
+}
+
+// Format prints the Client as String does, whatever the verb, so that no
+// verb (%#v, %d, ...) can show a secret.
+func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
+
+// init builds the rate limiter and the http.Client once.
+func (c *Client) init() {
+	c.once.Do(func() {
+		r, b := c.Rate, c.Burst
+		if r <= 0 {
+			r = DefaultRate
+		}
+		if b <= 0 {
+			b = DefaultBurst
+		}
+		c.limiter = rate.NewLimiter(r, b)
+
+		var hc http.Client
+		if c.HTTP != nil {
+			hc = *c.HTTP
+		} else {
+			t := http.DefaultTransport.(*http.Transport).Clone()
+			t.Proxy = nil
+			hc.Transport = t
+		}
+		if hc.CheckRedirect == nil {
+			hc.CheckRedirect = c.checkRedirect
+		}
+		c.hc = &hc
+	})
+}
+
+// checkRedirect follows at most MaxRedirects redirects and drops the
+// secret headers on the way to another host (net/http drops only its own
+// sensitive headers, such as Authorization).
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	most := c.MaxRedirects
+	switch {
+	case most < 0:
+		return http.ErrUseLastResponse
+	case most == 0:
+		most = DefaultMaxRedirects
+	}
+	if len(via) > most {
+		return fmt.Errorf("%w (%d)", ErrTooManyRedirects, most)
+	}
+	if req.URL.Host != via[0].URL.Host {
+		for _, name := range c.Secrets {
+			req.Header.Del(name)
+		}
+	}
+	return nil
+}
+
+// CloseIdleConnections closes the connections kept open for later requests;
+// requests in flight are not affected.
+func (c *Client) CloseIdleConnections() {
+	c.init()
+	c.hc.CloseIdleConnections()
+}
+
+func (c *Client) attempts() int          { return orDefault(c.Attempts, DefaultAttempts) }
+func (c *Client) timeout() time.Duration { return orDefault(c.Timeout, DefaultTimeout) }
+func (c *Client) maxBody() int64         { return orDefault(c.MaxBody, DefaultMaxBody) }
+func (c *Client) maxWait() time.Duration { return orDefault(c.MaxWait, DefaultMaxWait) }
+
+// orDefault returns v, or def when v is zero or negative.
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}

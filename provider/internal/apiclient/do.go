@@ -1,0 +1,233 @@
+package apiclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Response is one HTTP answer, read whole (up to Client.MaxBody).
+type Response struct {
+	// URL is the URL that answered, after redirects, with secrets
+	// redacted.
+	URL string
+	// Status is the HTTP status code.
+	Status int
+	// Header is the answer's header.
+	Header http.Header
+	// Body is the body, decoded from any Content-Encoding net/http undid,
+	// cut at Client.MaxBody.
+	Body []byte
+	// Truncated reports that the body was longer than Client.MaxBody and
+	// was cut.
+	Truncated bool
+}
+
+// Do sends req, with retries, and returns the final answer whatever its
+// status: a 404 or a redirect (with MaxRedirects < 0) is a Response and a
+// nil error, and so is a 429 or 5xx answer when every attempt got one or
+// when its Retry-After asks for more than MaxWait. The error, an *Error,
+// means no answer at all: a timeout, a network error, a redirect loop, the
+// context done.
+//
+// req must be replayable: a GET or HEAD without body, or a request with
+// GetBody set (http.NewRequest sets it for the usual body types). Its
+// context is ignored: ctx bounds the whole call, waits included, and when
+// it is done Do returns promptly with an error wrapping ctx.Err(), leaving
+// no goroutine behind. req is not modified.
+func (c *Client) Do(ctx context.Context, req *http.Request) (*Response, error) {
+	resp, _, err := c.do(ctx, req)
+	return resp, err
+}
+
+// GetBytes is Do for callers that want only a 2xx body: any other final
+// answer is an *Error wrapping a *StatusError. A body longer than MaxBody
+// is cut and the Response marked Truncated, not an error.
+func (c *Client) GetBytes(ctx context.Context, req *http.Request) (*Response, error) {
+	resp, n, err := c.do(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return nil, c.statusErr(req, n, resp)
+	}
+	return resp, nil
+}
+
+// GetJSON sends req like Do, with "Accept: application/json" unless req
+// asks for something else, and decodes a 2xx body into v with
+// encoding/json. Unknown fields are ignored; anything else that is not one
+// JSON value, such as an HTML error page, an empty body or the literal
+// null, is an error wrapping ErrMalformed (and the *json.SyntaxError or
+// *json.UnmarshalTypeError) that quotes a short snippet. A body longer
+// than MaxBody is ErrTooLarge. A final non-2xx answer is an error wrapping
+// a *StatusError. Every error is an *Error.
+func (c *Client) GetJSON(ctx context.Context, req *http.Request, v any) error {
+	if req.Header.Get("Accept") == "" {
+		r := *req
+		r.Header = req.Header.Clone()
+		if r.Header == nil {
+			r.Header = make(http.Header)
+		}
+		r.Header.Set("Accept", "application/json")
+		req = &r
+	}
+	resp, n, err := c.do(ctx, req)
+	if err != nil {
+		return err
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return c.statusErr(req, n, resp)
+	}
+	red := c.redactor(req)
+	fail := func(cause error) error {
+		return &Error{Service: c.Service, Method: req.Method, URL: red.url(req.URL), Attempts: n, Err: cause}
+	}
+	if resp.Truncated {
+		return fail(fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxBody()))
+	}
+	body := bytes.TrimSpace(resp.Body)
+	switch {
+	case len(body) == 0:
+		return fail(&malformedError{reason: "empty body"})
+	case bytes.Equal(body, []byte("null")):
+		return fail(&malformedError{reason: "body is null"})
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fail(&malformedError{
+			reason:  red.text(err.Error()),
+			snippet: red.text(snippet(body)),
+			cause:   err,
+		})
+	}
+	return nil
+}
+
+// redactor returns the redactor for req and the Client's secrets.
+func (c *Client) redactor(req *http.Request) *redactor {
+	return newRedactor(req, c.Secrets, c.Redact)
+}
+
+// statusErr returns the *Error for a final non-2xx answer after n attempts.
+func (c *Client) statusErr(req *http.Request, n int, resp *Response) error {
+	red := c.redactor(req)
+	se := &StatusError{
+		Status:  resp.Status,
+		Snippet: red.text(snippet(resp.Body)),
+		Header:  resp.Header,
+	}
+	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), now()); ok {
+		se.RetryAfter = d
+	}
+	return &Error{Service: c.Service, Method: req.Method, URL: red.url(req.URL), Attempts: n, Err: se}
+}
+
+// do is Do, also returning the number of attempts made.
+func (c *Client) do(ctx context.Context, req *http.Request) (*Response, int, error) {
+	c.init()
+	red := c.redactor(req)
+	fail := func(n int, cause error) error {
+		return &Error{Service: c.Service, Method: req.Method, URL: red.url(req.URL), Attempts: n, Err: cause}
+	}
+	if req.URL == nil {
+		return nil, 0, fail(0, errors.New("apiclient: request without URL"))
+	}
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+		return nil, 0, fail(0, errors.New("apiclient: request body cannot be sent again (no GetBody)"))
+	}
+	for n := 1; ; n++ {
+		if err := c.wait(ctx); err != nil {
+			return nil, n - 1, fail(n-1, err)
+		}
+		resp, err := c.attempt(ctx, req, red)
+		if ctx.Err() != nil {
+			return nil, n, fail(n, ctx.Err())
+		}
+		wait := noWait
+		switch {
+		case err != nil && final(err):
+			return nil, n, fail(n, err)
+		case err == nil && !retryStatus(resp.Status):
+			return resp, n, nil
+		case err == nil:
+			if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), now()); ok {
+				if d > c.maxWait() {
+					return resp, n, nil
+				}
+				wait = d
+			}
+		}
+		if n >= c.attempts() {
+			if err != nil {
+				return nil, n, fail(n, err)
+			}
+			return resp, n, nil
+		}
+		if err := sleep(ctx, c.delay(n, wait)); err != nil {
+			return nil, n, fail(n, err)
+		}
+	}
+}
+
+// wait waits for the rate limiter. When ctx's deadline comes before the
+// limiter would let the request go, it fails at once with an error wrapping
+// context.DeadlineExceeded rather than wait in vain.
+func (c *Client) wait(ctx context.Context) error {
+	if err := c.limiter.Wait(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w: the rate limit would wait past it", context.DeadlineExceeded)
+	}
+	return nil
+}
+
+// attempt sends req once, with its own timeout, and reads the body.
+func (c *Client) attempt(ctx context.Context, req *http.Request, red *redactor) (*Response, error) {
+	actx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	r := req.Clone(actx)
+	if req.GetBody != nil {
+		body, err := req.GetBody()
+		if err != nil {
+			return nil, red.err(err)
+		}
+		r.Body = body
+	}
+	if r.Header.Get("User-Agent") == "" {
+		ua := c.UserAgent
+		if ua == "" {
+			ua = DefaultUserAgent
+		}
+		r.Header.Set("User-Agent", ua)
+	}
+	hr, err := c.hc.Do(r)
+	if err != nil {
+		return nil, c.cause(actx, err, red)
+	}
+	defer hr.Body.Close()
+	body, truncated, err := readBody(hr.Body, c.maxBody())
+	if err != nil {
+		return nil, fmt.Errorf("reading body: %w", c.cause(actx, err, red))
+	}
+	return &Response{
+		URL:       red.url(hr.Request.URL),
+		Status:    hr.StatusCode,
+		Header:    hr.Header,
+		Body:      body,
+		Truncated: truncated,
+	}, nil
+}
+
+// cause returns the error to report for err from an attempt whose context
+// is actx: ErrTimeout when the attempt's own deadline passed, else err with
+// its secrets scrubbed.
+func (c *Client) cause(actx context.Context, err error, red *redactor) error {
+	if errors.Is(actx.Err(), context.DeadlineExceeded) || isTimeout(err) {
+		return fmt.Errorf("%w (after %v)", ErrTimeout, c.timeout())
+	}
+	return red.err(err)
+}

@@ -1,0 +1,123 @@
+package apiclient
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Redacted replaces a secret wherever a Client prints one.
+const Redacted = "REDACTED"
+
+// redactor scrubs the secrets of one request from text.
+type redactor struct {
+	names  []string // header and query parameter names, as in Client.Secrets
+	values []string // secret values, longest first
+}
+
+// newRedactor returns the redactor for req: the values of the headers and
+// query parameters named in names, and the literal values in extra.
+func newRedactor(req *http.Request, names, extra []string) *redactor {
+	r := &redactor{names: names}
+	add := func(v string) {
+		if v != "" && v != Redacted && !slices.Contains(r.values, v) {
+			r.values = append(r.values, v)
+		}
+	}
+	for _, v := range extra {
+		add(v)
+	}
+	var query url.Values
+	if req != nil && req.URL != nil {
+		query = req.URL.Query()
+	}
+	for _, name := range names {
+		if req != nil {
+			for _, v := range req.Header.Values(name) {
+				add(v)
+			}
+		}
+		for _, v := range query[name] {
+			add(v)
+		}
+	}
+	// Values that appear escaped in a URL must be found escaped too.
+	for _, v := range slices.Clone(r.values) {
+		add(url.QueryEscape(v))
+		add(url.PathEscape(v))
+	}
+	sort.SliceStable(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
+	return r
+}
+
+// text returns s with every secret value replaced by Redacted.
+func (r *redactor) text(s string) string {
+	for _, v := range r.values {
+		s = strings.ReplaceAll(s, v, Redacted)
+	}
+	return s
+}
+
+// url returns u as a string with the values of secret query parameters
+// replaced by Redacted, and any other secret value too (one in the path,
+// say). A nil u is the empty string.
+func (r *redactor) url(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	c := *u
+	c.User = nil
+	if c.RawQuery != "" {
+		q := c.Query()
+		changed := false
+		for _, name := range r.names {
+			if vs, ok := q[name]; ok {
+				for i := range vs {
+					vs[i] = Redacted
+				}
+				changed = true
+			}
+		}
+		if changed {
+			c.RawQuery = q.Encode()
+		}
+	}
+	return r.text(c.String())
+}
+
+// err returns err with every secret scrubbed from its message. A *url.Error
+// anywhere in the chain is rebuilt with its URL redacted, so that a caller
+// who unwraps to it and prints it sees no secret either; the rest of the
+// chain stays reachable with errors.Is and errors.As.
+func (r *redactor) err(err error) error {
+	if err == nil {
+		return nil
+	}
+	if ue, ok := err.(*url.Error); ok {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			ue = &url.Error{Op: ue.Op, URL: r.url(u), Err: ue.Err}
+		} else {
+			ue = &url.Error{Op: ue.Op, URL: r.text(ue.URL), Err: ue.Err}
+		}
+		// The url.Error is the outermost error net/http returns; what it
+		// wraps (a net.OpError, a DNS error) names hosts, not URLs.
+		if inner := ue.Err; inner != nil {
+			ue.Err = &scrubbed{err: inner, msg: r.text(inner.Error())}
+		}
+		err = ue
+	}
+	msg := r.text(err.Error())
+	return &scrubbed{err: err, msg: msg}
+}
+
+// scrubbed is an error whose message has been redacted; it unwraps to the
+// original error so that errors.Is and errors.As still see the cause.
+type scrubbed struct {
+	err error
+	msg string
+}
+
+func (s *scrubbed) Error() string { return s.msg }
+func (s *scrubbed) Unwrap() error { return s.err }

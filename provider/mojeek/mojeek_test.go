@@ -1,0 +1,217 @@
+package mojeek_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/time/rate"
+
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
+	"github.com/linkrot/relink/provider/mojeek"
+)
+
+// pageSize is the t the shared suite's client asks for.
+const pageSize = 20
+
+// fake answers like Mojeek's search API from corpus: s (1 first) and t,
+// the key in api_key, fmt=json; a wrong key gets a 200 answer with an
+// ERROR status, as Mojeek reports errors in response.status.
+func fake(corpus []lexsig.Result, key string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		p := r.URL.Query()
+		if p.Get("api_key") != key {
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `{"response":{"status":"ERROR: Invalid API key"}}`)
+			return
+		}
+		s, err1 := strconv.Atoi(p.Get("s"))
+		t, err2 := strconv.Atoi(p.Get("t"))
+		if err1 != nil || err2 != nil || s < 1 || t < 1 || p.Get("fmt") != "json" || p.Get("q") == "" {
+			fmt.Fprint(w, `{"response":{"status":"ERROR: Bad Request"}}`)
+			return
+		}
+		type result struct {
+			URL   string `json:"url"`
+			Title string `json:"title"`
+			Desc  string `json:"desc"`
+		}
+		var env struct {
+			Response struct {
+				Status string `json:"status"`
+				Head   struct {
+					Query   string `json:"query"`
+					Start   int    `json:"start"`
+					Return  int    `json:"return"`
+					Exact   bool   `json:"exact"`
+					Results int    `json:"results"`
+				} `json:"head"`
+				Results []result `json:"results,omitempty"`
+			} `json:"response"`
+		}
+		env.Response.Status = "OK"
+		h := &env.Response.Head
+		h.Query, h.Start, h.Exact, h.Results = p.Get("q"), s, true, len(corpus)
+		for i := s - 1; i < min(s-1+t, len(corpus)); i++ {
+			env.Response.Results = append(env.Response.Results, result{corpus[i].URI, corpus[i].Title, "about " + corpus[i].Title})
+		}
+		h.Return = len(env.Response.Results)
+		if err := json.NewEncoder(w).Encode(env); err != nil {
+			panic(err)
+		}
+	})
+}
+
+func newFast(cfg apitest.Config) (*mojeek.Client, error) {
+	return mojeek.New(mojeek.Options{
+		Key:        cfg.Key,
+		BaseURL:    cfg.BaseURL,
+		PageSize:   pageSize,
+		Rate:       rate.Inf,
+		Attempts:   cfg.Attempts,
+		Backoff:    time.Millisecond,
+		MaxBackoff: time.Millisecond,
+		Timeout:    cfg.Timeout,
+	})
+}
+
+func TestShared(t *testing.T) {
+	apitest.Run(t, apitest.Suite{
+		New:      func(cfg apitest.Config) (lexsig.Searcher, error) { return newFast(cfg) },
+		Handler:  fake,
+		NeedsKey: true,
+		PageSize: pageSize,
+		Max:      mojeek.MaxResults,
+	})
+}
+
+func TestDocumentedResponse(t *testing.T) {
+	body, err := os.ReadFile("testdata/search.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+	defer srv.Close()
+	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexsig.NewQuery([]string{"lexical", "signatures"}, lexsig.Conjunctive)
+	got, err := c.Search(context.Background(), q, 2)
+	if err != nil {
+		t.Fatalf("Search(%q) = %v", q, err)
+	}
+	want := []lexsig.Result{
+		{Rank: 1, URI: "https://example.edu/~klein/lexical-signatures/", Title: "Lexical signatures for lost pages"},
+		{Rank: 2, URI: "https://example.net/blog/2011/06/link-neighborhood.html", Title: "Link neighborhoods and rediscovery"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
+	}
+	if n, err := c.HitCount(context.Background(), "lexical signatures"); err != nil || n != 20931 {
+		t.Errorf("HitCount(%q) = %d, %v, want 20931, nil", "lexical signatures", n, err)
+	}
+}
+
+func TestRequest(t *testing.T) {
+	tests := []struct {
+		name    string
+		query   lexsig.Query
+		limit   int
+		wantQ   string
+		wantReq []string // s/t of each request
+	}{
+		{"conjunctive", lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), 5, "jcdl signature backlink", []string{"1/5"}},
+		{"phrase", lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, 45, `"link neighborhood"`, []string{"1/20", "21/20", "41/5"}},
+		{"one-term disjunction", lexsig.NewQuery([]string{"jcdl"}, lexsig.Disjunctive), 3, "jcdl", []string{"1/3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			inner := fake(apitest.Corpus(1000), apitest.Key)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if q := r.URL.Query().Get("q"); q != tt.wantQ {
+					t.Errorf("q = %q, want %q", q, tt.wantQ)
+				}
+				got = append(got, r.URL.Query().Get("s")+"/"+r.URL.Query().Get("t"))
+				inner.ServeHTTP(w, r)
+			}))
+			defer srv.Close()
+			c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Search(context.Background(), tt.query, tt.limit); err != nil {
+				t.Fatalf("Search(%q, %d) = %v", tt.query, tt.limit, err)
+			}
+			if diff := cmp.Diff(tt.wantReq, got); diff != "" {
+				t.Errorf("requests s/t (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDisjunctiveRefused(t *testing.T) {
+	c, err := mojeek.New(mojeek.Options{Key: apitest.Key, BaseURL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive)
+	if _, err := c.Search(context.Background(), q, 10); !errors.Is(err, mojeek.ErrUnsupportedQuery) {
+		t.Errorf("Search(%q) = %v, want ErrUnsupportedQuery", q, err)
+	}
+}
+
+// TestStatus covers answers whose HTTP status is 200 but whose
+// response.status is not OK.
+func TestStatus(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want []error
+	}{
+		{"daily limit", `{"response":{"status":"ERROR: Daily Limit Reached"}}`, []error{mojeek.ErrStatus, mojeek.ErrRateLimited}},
+		{"bad key", `{"response":{"status":"ERROR: Invalid API key ` + apitest.Key + `"}}`, []error{mojeek.ErrStatus, mojeek.ErrUnauthorized}},
+		{"other", `{"response":{"status":"ERROR: Something broke"}}`, []error{mojeek.ErrStatus}},
+		{"no response object", `{"status":"OK"}`, []error{mojeek.ErrMalformed}},
+		{"XML instead of JSON", `<?xml version="1.0"?><response><status>OK</status></response>`, []error{mojeek.ErrMalformed}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, tt.body) }))
+			defer srv.Close()
+			c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
+			_, err = c.Search(context.Background(), q, 10)
+			for _, want := range tt.want {
+				if !errors.Is(err, want) {
+					t.Errorf("Search(%q) = %v, want errors.Is %v", q, err, want)
+				}
+			}
+			if _, herr := c.HitCount(context.Background(), "x"); !errors.Is(herr, tt.want[0]) {
+				t.Errorf("HitCount(%q) = %v, want errors.Is %v", "x", herr, tt.want[0])
+			}
+			apitest.CheckNoKey(t, err)
+		})
+	}
+}
+
+func TestOptionsFormat(t *testing.T) {
+	got := fmt.Sprintf("%#v", mojeek.Options{Key: apitest.Key, PageSize: 50})
+	if want := `mojeek.Options{Key: REDACTED, BaseURL: "", PageSize: 50}`; got != want {
+		t.Errorf("Sprintf(%%#v, options) = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,237 @@
+package wayback
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/internal/apiclient"
+)
+
+// Defaults of the Client fields.
+const (
+	// DefaultBaseURL is the Wayback Machine: its CDX API is at
+	// BaseURL/cdx/search/cdx and its captures at BaseURL/web/.
+	DefaultBaseURL = "https://web.archive.org"
+	// DefaultAvailabilityURL is the Wayback Availability JSON API.
+	DefaultAvailabilityURL = "https://archive.org/wayback/available"
+	// DefaultRate is how many requests per second a Client starts: one,
+	// a polite pace for the Internet Archive's public APIs.
+	DefaultRate rate.Limit = 1
+	// DefaultLimit is how many captures Captures asks for when its Query
+	// sets no Limit: far fewer than the CDX server's own cap (150,000),
+	// and about 1.5 MB of JSON.
+	DefaultLimit = 10_000
+	// DefaultMaxHops is how many redirects Redirects follows from a
+	// redirect capture, and how many redirects within the archive a replay
+	// follows.
+	DefaultMaxHops = 5
+	// DefaultMaxRedirectCaptures is how many of a URI's latest redirect
+	// captures Redirects examines.
+	DefaultMaxRedirectCaptures = 10
+)
+
+// Errors of the archive's answers, the same values relink's other web API
+// clients return, so that one errors.Is check covers them all.
+var (
+	// ErrRateLimited means the archive answered 429 Too Many Requests on
+	// every attempt.
+	ErrRateLimited = apiclient.ErrRateLimited
+	// ErrMalformed means an answer that is not what the API documents:
+	// not JSON (an HTML error page, binary bytes, a cut body), or JSON of
+	// another shape (a CDX answer without a timestamp field, a timestamp
+	// that is not 14 digits, a status that is not a number).
+	ErrMalformed = apiclient.ErrMalformed
+	// ErrTimeout means a request took longer than Client.Timeout.
+	ErrTimeout = apiclient.ErrTimeout
+	// ErrTooLarge means an API answer longer than Client.MaxBody.
+	ErrTooLarge = apiclient.ErrTooLarge
+)
+
+// StatusError is the cause of an error when the archive's final answer to
+// an API request was not 2xx: it carries the status, any Retry-After wait,
+// and a snippet of the body. Match it with errors.As.
+type StatusError = apiclient.StatusError
+
+// Errors of this package, matchable with errors.Is.
+var (
+	// ErrNoCapture means the archive holds no capture of the URI that
+	// fits: none at all, no 2xx HTML capture (LastGood), or none the
+	// availability API reports.
+	ErrNoCapture = errors.New("wayback: no capture")
+	// ErrBadURI means the URI asked about is not an absolute http or https
+	// URI.
+	ErrBadURI = errors.New("wayback: not an absolute http or https URI")
+)
+
+// Error records a failed operation on a URI. errors.Is and errors.As see
+// the cause through it.
+type Error struct {
+	// Op is the operation: "captures", "available", "last good capture",
+	// "fetch" or "redirects".
+	Op string
+	// URI is the URI asked about.
+	URI string
+	// Err is the cause: ErrNoCapture, ErrBadURI, an error wrapping
+	// ErrMalformed, or the error of a request (which wraps ErrRateLimited,
+	// ErrTimeout, a *StatusError, a network error or the context's error).
+	Err error
+}
+
+// Error returns "wayback: OP URI: ERR".
+func (e *Error) Error() string {
+	msg, _ := strings.CutPrefix(e.Err.Error(), "wayback: ")
+	return fmt.Sprintf("wayback: %s %s: %s", e.Op, e.URI, msg)
+}
+
+// Unwrap returns e.Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Client talks to the Wayback Machine: its CDX API (Captures, LastGood,
+// Redirects), its availability API (Available), and its replay of raw
+// captures (LastGood, Fetch, Redirects). The zero value is ready to use with
+// the defaults named in the field comments.
+//
+// A Client is safe for concurrent use by many goroutines, which then share
+// its rate limit. Set the fields before the first request and do not change
+// or copy the Client afterwards.
+type Client struct {
+	// BaseURL is the Wayback Machine's address, without a trailing slash:
+	// the CDX API is BaseURL/cdx/search/cdx and captures are replayed from
+	// BaseURL/web/. Empty means DefaultBaseURL. Tests point it at an
+	// httptest server; another deployment of the open-source Wayback with
+	// its CDX server at the same path works too.
+	BaseURL string
+	// AvailabilityURL is the availability API's address. Empty means
+	// DefaultAvailabilityURL.
+	AvailabilityURL string
+
+	// HTTP carries the requests; nil means a client of the Client's own
+	// that uses no proxy. Its CheckRedirect is replaced: the Client
+	// follows redirects itself.
+	HTTP *http.Client
+	// UserAgent is sent with every request; empty means relink's (that of
+	// provider/web).
+	UserAgent string
+	// Rate is how many requests per second may start, Burst how many at
+	// once after a quiet spell. Zero or less means DefaultRate (1/s) and a
+	// burst of 1; rate.Inf turns the limit off.
+	Rate  rate.Limit
+	Burst int
+	// Attempts is how many times a request is tried after network errors,
+	// timeouts, 429 and 5xx answers; zero or less means five, and 1 turns
+	// retries off. Backoff is the wait before the second attempt, doubled
+	// before each later one (zero or less means one second); a Retry-After
+	// header replaces it, up to a minute.
+	Attempts int
+	Backoff  time.Duration
+	// Timeout bounds one attempt, from connecting to the last byte of the
+	// body; zero or less means 30 seconds.
+	Timeout time.Duration
+	// MaxBody caps the bytes read of an answer; zero or less means 10 MiB.
+	// An API answer that is longer is an error wrapping ErrTooLarge; a
+	// capture that is longer is cut, and its Page is marked with the header
+	// web.TruncatedHeader.
+	MaxBody int64
+	// MaxHops is how many redirects Redirects follows from each redirect
+	// capture, and how many redirects within the archive a replay follows.
+	// Zero or less means DefaultMaxHops.
+	MaxHops int
+	// MaxRedirectCaptures is how many of a URI's latest redirect captures
+	// Redirects examines. Zero or less means DefaultMaxRedirectCaptures.
+	MaxRedirectCaptures int
+
+	once sync.Once
+	api  *apiclient.Client
+}
+
+var _ filter.Fetcher = (*Client)(nil)
+
+// client returns the HTTP layer, built from c's fields on first use. It
+// follows no redirects: a redirect capture is an answer to read, and replay
+// redirects are followed by the Client itself, within the archive.
+func (c *Client) client() *apiclient.Client {
+	c.once.Do(func() {
+		r := c.Rate
+		if r <= 0 {
+			r = DefaultRate
+		}
+		var hc *http.Client
+		if c.HTTP != nil {
+			h := *c.HTTP
+			h.CheckRedirect = nil
+			hc = &h
+		}
+		c.api = &apiclient.Client{
+			Service:      "wayback",
+			HTTP:         hc,
+			UserAgent:    c.UserAgent,
+			Rate:         r,
+			Burst:        c.Burst,
+			Attempts:     c.Attempts,
+			Backoff:      c.Backoff,
+			Timeout:      c.Timeout,
+			MaxBody:      c.MaxBody,
+			MaxRedirects: -1,
+		}
+	})
+	return c.api
+}
+
+// CloseIdleConnections closes the connections kept open for later requests.
+func (c *Client) CloseIdleConnections() { c.client().CloseIdleConnections() }
+
+// base returns BaseURL without a trailing slash.
+func (c *Client) base() string {
+	if c.BaseURL == "" {
+		return DefaultBaseURL
+	}
+	return strings.TrimRight(c.BaseURL, "/")
+}
+
+// availabilityURL returns the availability API's address.
+func (c *Client) availabilityURL() string {
+	if c.AvailabilityURL == "" {
+		return DefaultAvailabilityURL
+	}
+	return c.AvailabilityURL
+}
+
+// maxHops returns MaxHops or its default.
+func (c *Client) maxHops() int {
+	if c.MaxHops <= 0 {
+		return DefaultMaxHops
+	}
+	return c.MaxHops
+}
+
+// maxRedirectCaptures returns MaxRedirectCaptures or its default.
+func (c *Client) maxRedirectCaptures() int {
+	if c.MaxRedirectCaptures <= 0 {
+		return DefaultMaxRedirectCaptures
+	}
+	return c.MaxRedirectCaptures
+}
+
+// checkURI returns uri without its fragment when it is an absolute http or
+// https URI, and an error wrapping ErrBadURI otherwise.
+func checkURI(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrBadURI, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", ErrBadURI
+	}
+	if i := strings.IndexByte(uri, '#'); i >= 0 {
+		uri = uri[:i]
+	}
+	return uri, nil
+}

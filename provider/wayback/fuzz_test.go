@@ -1,0 +1,85 @@
+package wayback
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzParseCDX checks that any JSON array of string rows gives captures or
+// an error wrapping ErrMalformed, never a panic, and that every capture has
+// an original URI and a time that writes back to the 14 digits it came from.
+func FuzzParseCDX(f *testing.F) {
+	for _, name := range []string{"cdx-page.json", "cdx-loop.json", "cdx-empty.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`[["timestamp","original"],[],["resumekey"]]`))
+	f.Add([]byte(`[["original","timestamp","statuscode","length"],["http://a/","19991231235959","-","-"]]`))
+	f.Add([]byte(`[[],["x"]]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var rows [][]string
+		if json.Unmarshal(data, &rows) != nil {
+			return
+		}
+		caps, err := parseCDX(rows)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) {
+				t.Fatalf("parseCDX error %v does not wrap ErrMalformed", err)
+			}
+			return
+		}
+		if len(caps) > len(rows) {
+			t.Fatalf("%d captures from %d rows", len(caps), len(rows))
+		}
+		for _, cp := range caps {
+			if cp.Original == "" {
+				t.Fatalf("capture %+v has no original", cp)
+			}
+			if _, err := ParseTimestamp(cp.Timestamp()); err != nil {
+				t.Fatalf("capture time %v does not write back: %v", cp.Time, err)
+			}
+			if cp.Status != 0 && (cp.Status < 100 || cp.Status > 999) || cp.Length < -1 {
+				t.Fatalf("capture %+v has an impossible status or length", cp)
+			}
+		}
+	})
+}
+
+// FuzzParseReplay checks that any Location gives either no replay URL or
+// one whose original is an absolute http(s) URI, never a panic, and that the
+// replay URL the Client makes of any http(s) URI parses back to its parts.
+func FuzzParseReplay(f *testing.F) {
+	c := &Client{BaseURL: "https://web.archive.org"}
+	f.Add("/web/20100220101010/http://example.com/new/page.html", "http://example.com/new/page.html")
+	f.Add("https://web.archive.org/web/2010id_/http:/example.com/", "https://example.com/a?b=c")
+	f.Add("//web.archive.org/web/20100220101010im_/example.com/x", "http://example.com/")
+	f.Add("https://other.example/web/20100220101010/http://example.com/", "http://x.example/")
+	f.Add("/web//http://", "http://e/")
+	f.Fuzz(func(t *testing.T, loc, original string) {
+		from := c.replayURL("20070806193004", "http://example.com/old/page.html")
+		if ref, ok := c.parseReplay(from, loc); ok {
+			if _, err := checkURI(ref.original); err != nil {
+				t.Fatalf("parseReplay(%q) original %q: %v", loc, ref.original, err)
+			}
+			if ref.ts == "" || len(ref.ts) > 14 {
+				t.Fatalf("parseReplay(%q) timestamp %q", loc, ref.ts)
+			}
+		}
+		if _, err := checkURI(original); err != nil {
+			return
+		}
+		ref, ok := c.parseReplay(from, c.replayURL("20070806193004", original))
+		if !ok {
+			t.Fatalf("the replay URL of %q does not parse", original)
+		}
+		if ref.ts != "20070806193004" || !sameURI(ref.original, original) {
+			t.Fatalf("the replay URL of %q parsed as %+v", original, ref)
+		}
+	})
+}
