@@ -621,6 +621,9 @@ func TestFetchCertificate(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c := testClient(t)
 	c.IgnoreRobots = true
+	// Room for a slow handshake on a loaded machine: only the failed
+	// verification may end the attempt.
+	c.Timeout, c.TLSTimeout = 30*time.Second, 20*time.Second
 	page, err := c.Fetch(context.Background(), srv.URL)
 	var fe *Error
 	if !errors.As(err, &fe) || fe.Attempts != 1 {

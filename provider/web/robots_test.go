@@ -204,19 +204,22 @@ func TestRobotsCrawlDelay(t *testing.T) {
 	}))
 	c := testClient(t)
 	c.MaxWait = time.Second
+	// The first page may go at once; each later one waits for the delay.
+	// Arrival times at the server can bunch up when the machine is busy,
+	// so the bound is on the client's own waiting: three pages take at
+	// least two delays.
+	start := time.Now()
 	for range 3 {
 		if _, err := c.Fetch(context.Background(), srv.URL+"/page"); err != nil {
 			t.Fatalf("Fetch: %v", err)
 		}
 	}
-	times := rec.times()
-	if len(times) != 4 {
+	took := time.Since(start)
+	if times := rec.times(); len(times) != 4 {
 		t.Fatalf("requests = %d, want 4 (robots.txt and three pages)", len(times))
 	}
-	for i := 2; i < len(times); i++ {
-		if gap := times[i].Sub(times[i-1]); gap < 50*time.Millisecond {
-			t.Errorf("gap between requests %d and %d = %v, want about 60ms (Crawl-delay)", i-1, i, gap)
-		}
+	if took < 2*60*time.Millisecond {
+		t.Errorf("three fetches took %v, want at least two Crawl-delays of 60ms", took)
 	}
 }
 
