@@ -1,0 +1,46 @@
+package marginalia_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/marginalia"
+)
+
+// A fake of Marginalia's API stands in for the service here; a program
+// leaves BaseURL empty and uses its own key or the shared one:
+//
+//	c, err := marginalia.New(marginalia.Options{Key: marginalia.PublicKey})
+func ExampleClient_Search() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"license":"CC-BY-NC-SA 4.0","query":%q,"results":[
+			{"url":"https://example.net/~ana/essays/link-rot.html","title":"On link rot","description":"…"}]}`,
+			r.URL.Query().Get("query"))
+	}))
+	defer srv.Close()
+
+	c, err := marginalia.New(marginalia.Options{Key: marginalia.PublicKey, BaseURL: srv.URL})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	results, err := c.Search(ctx, lexsig.NewQuery([]string{"link", "rot"}, lexsig.Conjunctive), 10)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range results {
+		fmt.Println(r.Rank, r.URI, r.Title)
+	}
+
+	_, err = c.Search(ctx, lexsig.NewQuery([]string{"link", "rot"}, lexsig.Disjunctive), 10)
+	fmt.Println(errors.Is(err, marginalia.ErrUnsupportedQuery))
+	// Output:
+	// 1 https://example.net/~ana/essays/link-rot.html On link rot
+	// true
+}

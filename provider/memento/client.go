@@ -1,0 +1,397 @@
+package memento
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/internal/apiclient"
+	"github.com/linkrot/relink/provider/wayback"
+)
+
+// Defaults of the Client fields.
+const (
+	// DefaultBaseURL is the Time Travel service of the Memento project,
+	// whose JSON API is at BaseURL/api/json/<datetime>/<uri>.
+	DefaultBaseURL = "https://timetravel.mementoweb.org"
+	// DefaultRate is how many requests per second a Client starts: one.
+	DefaultRate rate.Limit = 1
+)
+
+// Errors of the answers, the same values relink's other web API clients
+// return, so that one errors.Is check covers them all.
+var (
+	// ErrRateLimited means the service answered 429 Too Many Requests on
+	// every attempt.
+	ErrRateLimited = apiclient.ErrRateLimited
+	// ErrMalformed means an answer that is not what the API documents:
+	// not JSON (an HTML error page, binary bytes, a cut body), or JSON of
+	// another shape (a memento without a datetime or a URI).
+	ErrMalformed = apiclient.ErrMalformed
+	// ErrTimeout means a request took longer than Client.Timeout.
+	ErrTimeout = apiclient.ErrTimeout
+	// ErrTooLarge means an API answer longer than Client.MaxBody.
+	ErrTooLarge = apiclient.ErrTooLarge
+)
+
+// StatusError is the cause of an error when the final answer to an API
+// request was not 2xx (nor the 404 that means no memento): it carries the
+// status, any Retry-After wait, and a snippet of the body. Match it with
+// errors.As.
+type StatusError = apiclient.StatusError
+
+// Errors of this package, matchable with errors.Is.
+var (
+	// ErrNoMemento means no archive the service knows holds a memento of
+	// the URI (the API answers 404 Not Found).
+	ErrNoMemento = errors.New("memento: no memento")
+	// ErrBadURI means the URI asked about is not an absolute http or https
+	// URI.
+	ErrBadURI = errors.New("memento: not an absolute http or https URI")
+)
+
+// Error records a failed operation on a URI. errors.Is and errors.As see
+// the cause through it.
+type Error struct {
+	// Op is the operation: "lookup" or "fetch".
+	Op string
+	// URI is the URI asked about.
+	URI string
+	// Err is the cause: ErrNoMemento, ErrBadURI, an error wrapping
+	// ErrMalformed, or the error of a request (which wraps ErrRateLimited,
+	// ErrTimeout, a *StatusError, a network error or the context's error).
+	Err error
+}
+
+// Error returns "memento: OP URI: ERR".
+func (e *Error) Error() string {
+	msg, _ := strings.CutPrefix(e.Err.Error(), "memento: ")
+	return fmt.Sprintf("memento: %s %s: %s", e.Op, e.URI, msg)
+}
+
+// Unwrap returns e.Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Client asks the Memento Time Travel service which archives hold mementos
+// (archived copies) of a URI, and fetches them. The zero value is ready to
+// use with the defaults named in the field comments.
+//
+// A Client is safe for concurrent use by many goroutines, which then share
+// its rate limit. Set the fields before the first request and do not change
+// or copy the Client afterwards.
+type Client struct {
+	// BaseURL is the Time Travel service's address, without a trailing
+	// slash. Empty means DefaultBaseURL. Tests point it at an httptest
+	// server.
+	BaseURL string
+
+	// Pages fetches mementos from the archives that hold them. Nil means
+	// the Client's own HTTP layer, with its rate limit, retries and bounds,
+	// which connects wherever the service's answer points; give a
+	// *web.Client to fetch mementos as a polite crawler that keeps out of
+	// private networks.
+	Pages filter.Fetcher
+
+	// HTTP carries the requests; nil means a client of the Client's own
+	// that uses no proxy.
+	HTTP *http.Client
+	// UserAgent is sent with every request; empty means relink's (that of
+	// provider/web).
+	UserAgent string
+	// Rate is how many requests per second may start, to the service and
+	// the archives together, Burst how many at once after a quiet spell.
+	// Zero or less means DefaultRate (1/s) and a burst of 1; rate.Inf turns
+	// the limit off.
+	Rate  rate.Limit
+	Burst int
+	// Attempts is how many times a request is tried after network errors,
+	// timeouts, 429 and 5xx answers; zero or less means five, and 1 turns
+	// retries off. Backoff is the wait before the second attempt, doubled
+	// before each later one (zero or less means one second); a Retry-After
+	// header replaces it, up to a minute.
+	Attempts int
+	Backoff  time.Duration
+	// Timeout bounds one attempt, from connecting to the last byte of the
+	// body; zero or less means 30 seconds. The Time Travel service asks
+	// many archives before it answers, so its answers can take seconds.
+	Timeout time.Duration
+	// MaxBody caps the bytes read of an answer; zero or less means 10 MiB.
+	// An API answer that is longer is an error wrapping ErrTooLarge; a
+	// memento that is longer is cut, and its Page is marked with the header
+	// web.TruncatedHeader.
+	MaxBody int64
+
+	once sync.Once
+	api  *apiclient.Client
+}
+
+var _ filter.Fetcher = (*Client)(nil)
+
+// client returns the HTTP layer, built from c's fields on first use.
+func (c *Client) client() *apiclient.Client {
+	c.once.Do(func() {
+		r := c.Rate
+		if r <= 0 {
+			r = DefaultRate
+		}
+		c.api = &apiclient.Client{
+			Service:   "memento",
+			HTTP:      c.HTTP,
+			UserAgent: c.UserAgent,
+			Rate:      r,
+			Burst:     c.Burst,
+			Attempts:  c.Attempts,
+			Backoff:   c.Backoff,
+			Timeout:   c.Timeout,
+			MaxBody:   c.MaxBody,
+		}
+	})
+	return c.api
+}
+
+// CloseIdleConnections closes the connections kept open for later requests.
+func (c *Client) CloseIdleConnections() { c.client().CloseIdleConnections() }
+
+// base returns BaseURL without a trailing slash.
+func (c *Client) base() string {
+	if c.BaseURL == "" {
+		return DefaultBaseURL
+	}
+	return strings.TrimRight(c.BaseURL, "/")
+}
+
+// Memento is one moment in a URI's past as the archives hold it.
+type Memento struct {
+	// Time is the memento's archival datetime, in UTC.
+	Time time.Time
+	// URIs are the addresses of the mementos of that datetime (URI-Ms),
+	// one per archive that holds one, in the service's order.
+	URIs []string
+}
+
+// Mementos is the Time Travel service's answer for a URI and a datetime:
+// the mementos around it, across archives. A field is nil when the service
+// names none (there is no Prev before the first memento).
+type Mementos struct {
+	// Original is the URI asked about (URI-R), as the service names it.
+	Original string
+	// First and Last are the earliest and latest mementos.
+	First, Last *Memento
+	// Prev and Next are the mementos just before and after Closest.
+	Prev, Next *Memento
+	// Closest is the memento closest to the datetime asked for.
+	Closest *Memento
+	// TimeGate is the service's TimeGate for the URI (RFC 7089), empty
+	// when it names none.
+	TimeGate string
+	// TimeMapJSON and TimeMapLink are the URI's TimeMap in JSON and in
+	// link format, empty when the service names none.
+	TimeMapJSON, TimeMapLink string
+}
+
+// jsonAnswer is the JSON answer of the API.
+type jsonAnswer struct {
+	OriginalURI string `json:"original_uri"`
+	Mementos    *struct {
+		First   *jsonMemento `json:"first"`
+		Last    *jsonMemento `json:"last"`
+		Prev    *jsonMemento `json:"prev"`
+		Next    *jsonMemento `json:"next"`
+		Closest *jsonMemento `json:"closest"`
+	} `json:"mementos"`
+	TimeGateURI string `json:"timegate_uri"`
+	TimeMapURI  struct {
+		JSONFormat string `json:"json_format"`
+		LinkFormat string `json:"link_format"`
+	} `json:"timemap_uri"`
+}
+
+// jsonMemento is one memento of the JSON answer.
+type jsonMemento struct {
+	Datetime string  `json:"datetime"`
+	URI      uriList `json:"uri"`
+}
+
+// uriList is the "uri" of a memento: a list of strings, or one string.
+type uriList []string
+
+// UnmarshalJSON accepts a JSON array of strings or a single string.
+func (l *uriList) UnmarshalJSON(data []byte) error {
+	var one string
+	if err := json.Unmarshal(data, &one); err == nil {
+		*l = uriList{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(data, &many); err != nil {
+		return err
+	}
+	*l = many
+	return nil
+}
+
+// Lookup asks the Time Travel service for the mementos of uri around at
+// (a zero at means now), with the JSON API BaseURL/api/json/<YYYYMMDDhhmmss>/
+// <uri>. A URI no archive holds gives an *Error wrapping ErrNoMemento.
+// Errors are *Error values, with Op "lookup".
+func (c *Client) Lookup(ctx context.Context, uri string, at time.Time) (*Mementos, error) {
+	m, err := c.lookup(ctx, uri, at)
+	if err != nil {
+		return nil, &Error{Op: "lookup", URI: uri, Err: err}
+	}
+	return m, nil
+}
+
+// lookup is Lookup without the *Error.
+func (c *Client) lookup(ctx context.Context, uri string, at time.Time) (*Mementos, error) {
+	uri, err := checkURI(uri)
+	if err != nil {
+		return nil, err
+	}
+	if at.IsZero() {
+		at = time.Now()
+	}
+	req, err := http.NewRequest(http.MethodGet, c.base()+"/api/json/"+wayback.Timestamp(at)+"/"+uri, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadURI, err)
+	}
+	var a jsonAnswer
+	if err := c.client().GetJSON(ctx, req, &a); err != nil {
+		var se *StatusError
+		if errors.As(err, &se) && se.Status == http.StatusNotFound {
+			return nil, ErrNoMemento
+		}
+		return nil, err
+	}
+	return a.convert(uri)
+}
+
+// convert checks the answer a to a lookup of uri and returns its mementos.
+func (a *jsonAnswer) convert(uri string) (*Mementos, error) {
+	if a.Mementos == nil {
+		return nil, ErrNoMemento
+	}
+	m := &Mementos{
+		Original:    a.OriginalURI,
+		TimeGate:    a.TimeGateURI,
+		TimeMapJSON: a.TimeMapURI.JSONFormat,
+		TimeMapLink: a.TimeMapURI.LinkFormat,
+	}
+	if m.Original == "" {
+		m.Original = uri
+	}
+	for _, f := range []struct {
+		name string
+		in   *jsonMemento
+		out  **Memento
+	}{
+		{"first", a.Mementos.First, &m.First},
+		{"last", a.Mementos.Last, &m.Last},
+		{"prev", a.Mementos.Prev, &m.Prev},
+		{"next", a.Mementos.Next, &m.Next},
+		{"closest", a.Mementos.Closest, &m.Closest},
+	} {
+		if f.in == nil {
+			continue
+		}
+		mem, err := f.in.parse()
+		if err != nil {
+			return nil, fmt.Errorf("%w: mementos.%s: %w", ErrMalformed, f.name, err)
+		}
+		*f.out = mem
+	}
+	if m.Closest == nil && m.Last == nil && m.First == nil {
+		return nil, ErrNoMemento
+	}
+	return m, nil
+}
+
+// parse checks a memento of the answer. URIs that are not absolute
+// http(s) are dropped; a memento left without any is an error.
+func (j *jsonMemento) parse() (*Memento, error) {
+	t, err := parseDatetime(j.Datetime)
+	if err != nil {
+		return nil, err
+	}
+	m := &Memento{Time: t}
+	for _, u := range j.URI {
+		if _, err := checkURI(u); err == nil {
+			m.URIs = append(m.URIs, u)
+		}
+	}
+	if len(m.URIs) == 0 {
+		return nil, fmt.Errorf("no http(s) URI in %q", []string(j.URI))
+	}
+	return m, nil
+}
+
+// parseDatetime parses a memento datetime: ISO 8601 in UTC as the service
+// writes it ("2013-01-15T10:19:13Z"), an HTTP date as the Memento protocol
+// writes it, or a 14-digit Wayback timestamp.
+func parseDatetime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := http.ParseTime(s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := wayback.ParseTimestamp(s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("datetime %q is not ISO 8601, an HTTP date or 14 digits", s)
+}
+
+// Closest returns the memento of uri closest to at, across the archives
+// the service knows. Errors are Lookup's.
+func (c *Client) Closest(ctx context.Context, uri string, at time.Time) (*Memento, error) {
+	m, err := c.Lookup(ctx, uri, at)
+	if err != nil {
+		return nil, err
+	}
+	if m.Closest == nil {
+		return nil, &Error{Op: "lookup", URI: uri, Err: ErrNoMemento}
+	}
+	return m.Closest, nil
+}
+
+// Last returns the latest memento of uri, across the archives the service
+// knows: the answer's Last, or its Closest to now when it names no Last.
+// Errors are Lookup's.
+func (c *Client) Last(ctx context.Context, uri string) (*Memento, error) {
+	m, err := c.Lookup(ctx, uri, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	if m.Last != nil {
+		return m.Last, nil
+	}
+	if m.Closest != nil {
+		return m.Closest, nil
+	}
+	return nil, &Error{Op: "lookup", URI: uri, Err: ErrNoMemento}
+}
+
+// checkURI returns uri without its fragment when it is an absolute http or
+// https URI, and an error wrapping ErrBadURI otherwise.
+func checkURI(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrBadURI, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", ErrBadURI
+	}
+	if i := strings.IndexByte(uri, '#'); i >= 0 {
+		uri = uri[:i]
+	}
+	return uri, nil
+}

@@ -1,0 +1,57 @@
+// Package memento asks the Memento Time Travel service which web archives
+// hold copies (mementos, RFC 7089) of a URI, across archives, and fetches
+// the last of them, so that a missing page's last archived copy can stand in
+// for it: its title and content feed relink's title and content-signature
+// methods.
+//
+//	c := &memento.Client{}
+//	m, err := c.Last(ctx, "http://example.com/old/page.html")
+//	// m.Time: when; m.URIs: where, one URI-M per archive
+//	page, err := c.Fetch(ctx, "http://example.com/old/page.html")
+//	// page.Body: the last memento, raw where the archive allows it
+//
+// # The API
+//
+// Lookup asks BaseURL/api/json/<YYYYMMDDhhmmss>/<uri>, whose JSON answer
+// names the original URI (original_uri), the mementos around the datetime
+// (mementos.first, last, prev, next and closest, each with a datetime and
+// a list of URIs, one per archive), the TimeGate (timegate_uri) and the
+// TimeMaps (timemap_uri.json_format and link_format). The service answers
+// 404 Not Found when no archive holds the URI; Lookup then fails with
+// ErrNoMemento. Datetimes are read as ISO 8601 ("2013-01-15T10:19:13Z"), as
+// the service writes them, or as HTTP dates.
+//
+// # Raw mementos
+//
+// Archives show mementos with a banner and with links rewritten to point
+// into the archive, which would add words the page never had. Fetch asks
+// for the raw memento where the archive has one: RawURI turns the URI-M of
+// an archive that runs the Wayback software or pywb
+// (.../<timestamp>/<original>) into its id_ form. Other archives' mementos
+// are fetched as they are.
+//
+// # Errors
+//
+// Every method returns an *Error naming the operation and URI. ErrNoMemento
+// means no archive holds the URI; ErrMalformed an answer not in the
+// documented format; ErrRateLimited, ErrTimeout, ErrTooLarge and
+// *StatusError come from the HTTP layer shared by relink's web API clients,
+// which retries 429 and 5xx answers (honouring Retry-After), bounds each
+// request's time and body, and keeps to a rate (one request a second by
+// default).
+//
+// # What the caller must do
+//
+// Use one Client for a whole run and give each call a context. Expect
+// seconds per lookup: the service asks the archives it aggregates. Set Pages
+// to a *web.Client to fetch mementos as a polite crawler that refuses
+// private addresses: by default the Client fetches whatever URI-M the
+// service names, as it trusts the service's answers.
+//
+// # What it does not do
+//
+// It does not negotiate with TimeGates (Accept-Datetime) or read TimeMaps
+// itself, list every memento of a URI, say which archive is which, or cache
+// answers. For the Internet Archive alone, with its capture index and
+// redirects, use package wayback.
+package memento

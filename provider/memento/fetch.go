@@ -1,0 +1,166 @@
+package memento
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/web"
+)
+
+// Headers a Page of a memento carries besides those the archive sent.
+const (
+	// MementoDatetimeHeader holds the memento's datetime in HTTP date
+	// format (RFC 7089).
+	MementoDatetimeHeader = "Memento-Datetime"
+	// ContentLocationHeader holds the address the memento's bytes were
+	// read from (its raw form, where the archive has one).
+	ContentLocationHeader = "Content-Location"
+)
+
+// noRawHosts are archives whose URI-Ms look like Wayback ones but that
+// have no raw (id_) replay: the archive.today family.
+var noRawHosts = map[string]bool{
+	"archive.today": true, "archive.is": true, "archive.ph": true, "archive.md": true,
+	"archive.li": true, "archive.vn": true, "archive.fo": true,
+}
+
+// RawURI returns the address of the raw form of the memento at urim, the
+// bytes as archived without the archive's banner or rewritten links, where
+// the archive offers one. Archives that run the Wayback software or pywb
+// (the Internet Archive, Archive-It, arquivo.pt, many national libraries)
+// write URI-Ms as .../<14-digit timestamp>[flag]/<original URI> and replay
+// the raw capture when the flag is id_, so RawURI sets that flag. Any other
+// URI-M, and those of the archive.today family, are returned unchanged.
+func RawURI(urim string) string {
+	u, err := url.Parse(urim)
+	if err != nil || noRawHosts[strings.ToLower(strings.TrimPrefix(u.Hostname(), "www."))] {
+		return urim
+	}
+	// Find "/<14 digits>[flag]/http" after the host, in the URI as written.
+	start := strings.Index(urim, "://")
+	if start < 0 {
+		return urim
+	}
+	slash := strings.IndexByte(urim[start+3:], '/')
+	if slash < 0 {
+		return urim
+	}
+	for i := start + 3 + slash; i < len(urim); {
+		j := i + 1
+		for j < len(urim) && j-i-1 < 14 && urim[j] >= '0' && urim[j] <= '9' {
+			j++
+		}
+		if j-i-1 == 14 {
+			k := j
+			for k < len(urim) && (urim[k] == '_' || urim[k] >= 'a' && urim[k] <= 'z') {
+				k++
+			}
+			rest := urim[k:]
+			if strings.HasPrefix(rest, "/http:") || strings.HasPrefix(rest, "/https:") {
+				return urim[:j] + "id_" + rest
+			}
+		}
+		next := strings.IndexByte(urim[i+1:], '/')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return urim
+}
+
+// Fetch returns the last memento of uri (see Last) as a Page, so that a
+// Client can stand in for the live web as a filter.Fetcher. The memento's
+// URIs are tried in the service's order, each in its raw form (RawURI), until
+// one answers 2xx; when none does, the last answer is the Page. The Page's
+// URI is the original URI, its Status, Header and Body those of the
+// archive's answer, and its Header also holds MementoDatetimeHeader and
+// ContentLocationHeader, replacing any the archive sent; a body longer than
+// MaxBody is cut and marked with web.TruncatedHeader.
+//
+// A URI no archive holds is a Page with status 404 Not Found and an empty
+// body, as a web server answers for a page it does not have. An error means
+// no answer at all: the service or every archive failed, or uri is not
+// http(s).
+func (c *Client) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
+	p, err := c.fetch(ctx, uri)
+	if errors.Is(err, ErrNoMemento) {
+		return &filter.Page{URI: uri, Status: http.StatusNotFound, Header: http.Header{}}, nil
+	}
+	if err != nil {
+		return nil, &Error{Op: "fetch", URI: uri, Err: err}
+	}
+	return p, nil
+}
+
+// fetch is Fetch without the 404 Page and the *Error.
+func (c *Client) fetch(ctx context.Context, uri string) (*filter.Page, error) {
+	ms, err := c.lookup(ctx, uri, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	m := ms.Last
+	if m == nil {
+		m = ms.Closest
+	}
+	if m == nil {
+		return nil, ErrNoMemento
+	}
+	var (
+		last    *filter.Page
+		lastErr error
+	)
+	for _, urim := range m.URIs {
+		raw := RawURI(urim)
+		p, err := c.get(ctx, raw)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			lastErr = err
+			continue
+		}
+		h := p.Header.Clone()
+		if h == nil {
+			h = http.Header{}
+		}
+		h.Set(MementoDatetimeHeader, m.Time.UTC().Format(http.TimeFormat))
+		h.Set(ContentLocationHeader, raw)
+		last = &filter.Page{URI: ms.Original, Status: p.Status, Header: h, Body: p.Body}
+		if filter.IsSuccess(p.Status) {
+			break
+		}
+	}
+	if last == nil {
+		return nil, lastErr
+	}
+	return last, nil
+}
+
+// get fetches a memento with Pages, or with the Client's HTTP layer.
+func (c *Client) get(ctx context.Context, uri string) (*filter.Page, error) {
+	if c.Pages != nil {
+		return c.Pages.Fetch(ctx, uri)
+	}
+	req, err := http.NewRequest(http.MethodGet, uri, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.client().Do(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	h := resp.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	if resp.Truncated {
+		h.Set(web.TruncatedHeader, "true")
+	}
+	return &filter.Page{URI: resp.URL, Status: resp.Status, Header: h, Body: resp.Body}, nil
+}

@@ -1,0 +1,86 @@
+package memento
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzRawURI checks that RawURI never panics, changes a URI-M only by
+// putting id_ after a 14-digit timestamp (in place of any other flag), and
+// is idempotent.
+func FuzzRawURI(f *testing.F) {
+	f.Add("http://web.archive.org/web/20130115101913/http://www.cnn.com/")
+	f.Add("https://web.archive.org/web/20130115101913im_/https://www.cnn.com/a.png")
+	f.Add("http://archive.md/20150422173637/http://www.cnn.com/")
+	f.Add("http://a/20130115101913/https:")
+	f.Add("://")
+	f.Fuzz(func(t *testing.T, urim string) {
+		raw := RawURI(urim)
+		if RawURI(raw) != raw {
+			t.Fatalf("RawURI(%q) = %q, but RawURI of that = %q", urim, raw, RawURI(raw))
+		}
+		if raw == urim {
+			return
+		}
+		i := strings.Index(raw, "id_/http")
+		if i < 14 {
+			t.Fatalf("RawURI(%q) = %q: changed, but no id_ after a timestamp", urim, raw)
+		}
+		for _, c := range raw[i-14 : i] {
+			if c < '0' || c > '9' {
+				t.Fatalf("RawURI(%q) = %q: id_ not after 14 digits", urim, raw)
+			}
+		}
+		if !strings.HasPrefix(urim, raw[:i]) || !strings.HasSuffix(urim, raw[i+len("id_"):]) {
+			t.Fatalf("RawURI(%q) = %q: changed more than the flag", urim, raw)
+		}
+	})
+}
+
+// FuzzConvert checks that any JSON answer gives mementos or an error
+// (ErrMalformed or ErrNoMemento), never a panic, and that every memento
+// given has a time and only absolute http(s) URIs.
+func FuzzConvert(f *testing.F) {
+	for _, name := range []string{"timetravel.json", "timetravel-first-only.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(strings.ReplaceAll(string(data), "{{", "http://a.example/{{"))
+	}
+	f.Add(`{"mementos": {"closest": {"datetime": "2010-01-01T00:00:00+02:00", "uri": "http://a/web/20100101000000/http://b/"}}}`)
+	f.Add(`{"mementos": null}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		var a jsonAnswer
+		if json.Unmarshal([]byte(data), &a) != nil {
+			return
+		}
+		m, err := a.convert("http://example.com/")
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrNoMemento) {
+				t.Fatalf("convert error %v is neither ErrMalformed nor ErrNoMemento", err)
+			}
+			return
+		}
+		if m.Original == "" || (m.Closest == nil && m.Last == nil && m.First == nil) {
+			t.Fatalf("convert = %+v: no original or no memento", m)
+		}
+		for _, mem := range []*Memento{m.First, m.Last, m.Prev, m.Next, m.Closest} {
+			if mem == nil {
+				continue
+			}
+			if mem.Time.IsZero() && len(mem.URIs) == 0 {
+				t.Fatalf("memento %+v is empty", mem)
+			}
+			for _, u := range mem.URIs {
+				if _, err := checkURI(u); err != nil {
+					t.Fatalf("memento URI %q: %v", u, err)
+				}
+			}
+		}
+	})
+}

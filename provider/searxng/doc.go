@@ -1,0 +1,56 @@
+// Package searxng searches the web through a SearXNG instance, a
+// metasearch engine one runs oneself, as a lexsig.Searcher: the search
+// engine of the paper's pipeline (§3.2 "Searching"), where the paper used
+// Yahoo! BOSS, which no longer exists.
+//
+//	c, err := searxng.New(searxng.Options{BaseURL: os.Getenv(searxng.URLEnv)})
+//	...
+//	results, err := c.Search(ctx, sig.Query(lexsig.Conjunctive), 100)
+//
+// # The API
+//
+// A Client sends GET {BaseURL}/search with the parameters q, format=json
+// and pageno (1 first), and reads results[] (url, title, content, score)
+// and number_of_results. The JSON format must be enabled on the instance
+// (json among search.formats in its settings.yml): an instance without it
+// answers 403 Forbidden, which a Client reports as an error wrapping
+// ErrJSONDisabled that says so. Many public instances have it disabled, and
+// ask not to be used by programs: run your own.
+//
+// The instance decides how many results a page holds (about ten for each
+// engine it asks) and pages often overlap, so a Client drops a URL it has
+// already seen and ranks the distinct URLs in order. A Search stops at
+// limit, at MaxResults, 1000 (the depth the paper scored, §3.2), after
+// MaxPages pages (Options.MaxPages), or at a page that brings no new URL.
+// The rank order is SearXNG's merge of its engines' rankings, not any one
+// engine's.
+//
+// When every engine fails (time-outs, CAPTCHAs, bans) SearXNG answers with
+// no results and lists them in unresponsive_engines; a Client reports that
+// as an error wrapping ErrEnginesFailed, not as "no results", so that an
+// evaluation does not count a failure as a miss.
+//
+// Queries: lexsig.Query.String renders the query: terms separated by
+// spaces, " OR " between the terms of a disjunctive query, a phrase in
+// double quotes. SearXNG passes the text on to its engines as it is, so OR
+// and quotes mean what each engine makes of them (Google, Bing, Brave and
+// DuckDuckGo read both).
+//
+// Hit counts: number_of_results is what the engines that report one said,
+// and most do not; HitCount returns it, and fails with ErrNoHitCount when
+// the answer has results but a count of zero, so that a DF is not built
+// from missing counts.
+//
+// # What the caller must do
+//
+// Run an instance (or get permission to use one), enable the JSON format,
+// choose its engines, and pass its URL in Options.BaseURL; the package
+// never reads the environment (URLEnv names the variable the example
+// programs read). An instance behind authentication needs an Options.HTTP
+// whose Transport adds the credentials.
+//
+// # What it does not do
+//
+// It chooses no categories, engines or language unless Options says so,
+// and caches nothing.
+package searxng

@@ -1,0 +1,261 @@
+package searxng_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/time/rate"
+
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
+	"github.com/linkrot/relink/provider/searxng"
+)
+
+// pageSize is the number of results a page of the fake holds, as an
+// instance with two engines of ten results each might.
+const pageSize = 20
+
+// fake answers like a SearXNG instance with the JSON format enabled: q,
+// format=json and pageno (1 first) on /search; pages of pageSize results.
+// SearXNG has no keys: key is ignored.
+func fake(corpus []lexsig.Result, key string) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Query()
+		if p.Get("format") != "json" {
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, "<html><body>403 Forbidden</body></html>")
+			return
+		}
+		page, err := strconv.Atoi(p.Get("pageno"))
+		if err != nil || page < 1 || p.Get("q") == "" {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		type result struct {
+			URL     string   `json:"url"`
+			Title   string   `json:"title"`
+			Content string   `json:"content"`
+			Engine  string   `json:"engine"`
+			Engines []string `json:"engines"`
+			Score   float64  `json:"score"`
+		}
+		answer := struct {
+			Query               string     `json:"query"`
+			NumberOfResults     int        `json:"number_of_results"`
+			Results             []result   `json:"results"`
+			Answers             []string   `json:"answers"`
+			UnresponsiveEngines [][]string `json:"unresponsive_engines"`
+		}{Query: p.Get("q"), NumberOfResults: len(corpus), Results: []result{}, Answers: []string{}, UnresponsiveEngines: [][]string{}}
+		for i := (page - 1) * pageSize; i < min(page*pageSize, len(corpus)); i++ {
+			answer.Results = append(answer.Results, result{corpus[i].URI, corpus[i].Title, "about", "brave", []string{"brave"}, 1})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if err := json.NewEncoder(w).Encode(answer); err != nil {
+			panic(err)
+		}
+	})
+	return mux
+}
+
+func newFast(cfg apitest.Config) (*searxng.Client, error) {
+	return searxng.New(searxng.Options{
+		BaseURL:    cfg.BaseURL,
+		Rate:       rate.Inf,
+		Attempts:   cfg.Attempts,
+		Backoff:    time.Millisecond,
+		MaxBackoff: time.Millisecond,
+		Timeout:    cfg.Timeout,
+	})
+}
+
+func TestShared(t *testing.T) {
+	apitest.Run(t, apitest.Suite{
+		New:      func(cfg apitest.Config) (lexsig.Searcher, error) { return newFast(cfg) },
+		Handler:  fake,
+		PageSize: pageSize,
+		Max:      searxng.MaxResults,
+	})
+}
+
+func TestDocumentedResponse(t *testing.T) {
+	body, err := os.ReadFile("testdata/search.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/searxng/search" {
+			t.Errorf("request path %q, want /searxng/search", r.URL.Path)
+		}
+		w.Write(body) // the same page for every pageno: the second brings nothing new
+	}))
+	defer srv.Close()
+	c, err := newFast(apitest.Config{BaseURL: srv.URL + "/searxng/", Attempts: 1, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive)
+	got, err := c.Search(context.Background(), q, 10)
+	if err != nil {
+		t.Fatalf("Search(%q) = %v", q, err)
+	}
+	want := []lexsig.Result{
+		{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
+		{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
+	}
+	if _, err := c.HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
+		t.Errorf("HitCount(%q) = %v, want ErrNoHitCount (results but number_of_results 0)", "link", err)
+	}
+}
+
+func TestRequest(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    searxng.Options
+		query   lexsig.Query
+		limit   int
+		wantQ   string
+		wantReq []string // pageno of each request
+		extra   map[string]string
+	}{
+		{"conjunctive", searxng.Options{}, lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Conjunctive), 5, "jcdl signature", []string{"1"}, nil},
+		{"disjunctive", searxng.Options{}, lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive), 30, "jcdl OR signature", []string{"1", "2"}, nil},
+		{"phrase", searxng.Options{}, lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, 41, `"link neighborhood"`, []string{"1", "2", "3"}, nil},
+		{"engines and language", searxng.Options{Engines: "brave,mojeek", Language: "en", Categories: "general"}, lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 3, "x", []string{"1"},
+			map[string]string{"engines": "brave,mojeek", "language": "en", "categories": "general"}},
+		{"max pages", searxng.Options{MaxPages: 2}, lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 0, "x", []string{"1", "2"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			inner := fake(apitest.Corpus(1000), "")
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if q := r.URL.Query().Get("q"); q != tt.wantQ {
+					t.Errorf("q = %q, want %q", q, tt.wantQ)
+				}
+				for k, v := range tt.extra {
+					if got := r.URL.Query().Get(k); got != v {
+						t.Errorf("%s = %q, want %q", k, got, v)
+					}
+				}
+				got = append(got, r.URL.Query().Get("pageno"))
+				inner.ServeHTTP(w, r)
+			}))
+			defer srv.Close()
+			o := tt.opts
+			o.BaseURL, o.Rate = srv.URL, rate.Inf
+			c, err := searxng.New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Search(context.Background(), tt.query, tt.limit); err != nil {
+				t.Fatalf("Search(%q, %d) = %v", tt.query, tt.limit, err)
+			}
+			if diff := cmp.Diff(tt.wantReq, got); diff != "" {
+				t.Errorf("requests pageno (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestJSONDisabled(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, "<!DOCTYPE html><html><title>403 Forbidden</title><h1>Forbidden</h1></html>")
+	}))
+	defer srv.Close()
+	c, err := newFast(apitest.Config{BaseURL: srv.URL, Attempts: 3, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
+	_, err = c.Search(context.Background(), q, 10)
+	var e *searxng.Error
+	if !errors.Is(err, searxng.ErrJSONDisabled) || !errors.Is(err, searxng.ErrUnauthorized) || !errors.As(err, &e) || e.Attempts != 1 {
+		t.Errorf("Search(%q) = %v, want ErrJSONDisabled and ErrUnauthorized after one attempt", q, err)
+	}
+	if _, err := c.HitCount(context.Background(), "x"); !errors.Is(err, searxng.ErrJSONDisabled) {
+		t.Errorf("HitCount(%q) = %v, want ErrJSONDisabled", "x", err)
+	}
+}
+
+func TestEnginesFailed(t *testing.T) {
+	tests := []struct {
+		name     string
+		pages    []string
+		want     int // results wanted, or -1 for ErrEnginesFailed
+		hitCount error
+	}{
+		{"first page", []string{`{"query":"x","number_of_results":0,"results":[],"unresponsive_engines":[["google","CAPTCHA"],["bing","timeout"]]}`}, -1, searxng.ErrEnginesFailed},
+		{"odd shape of the list", []string{`{"query":"x","number_of_results":0,"results":[],"unresponsive_engines":["google", ["bing"], 3]}`}, -1, searxng.ErrEnginesFailed},
+		{"later page", []string{
+			`{"query":"x","number_of_results":0,"results":[{"url":"https://a.example/","title":"A"}],"unresponsive_engines":[]}`,
+			`{"query":"x","number_of_results":0,"results":[],"unresponsive_engines":[["google","CAPTCHA"]]}`,
+		}, 1, searxng.ErrNoHitCount},
+		{"nothing found", []string{`{"query":"x","number_of_results":0,"results":[],"unresponsive_engines":[]}`}, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n, _ := strconv.Atoi(r.URL.Query().Get("pageno"))
+				fmt.Fprint(w, tt.pages[min(n, len(tt.pages))-1])
+			}))
+			defer srv.Close()
+			c, err := newFast(apitest.Config{BaseURL: srv.URL, Attempts: 1, Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
+			got, err := c.Search(context.Background(), q, 10)
+			switch {
+			case tt.want < 0 && !errors.Is(err, searxng.ErrEnginesFailed):
+				t.Errorf("Search(%q) = %v, %v, want ErrEnginesFailed", q, got, err)
+			case tt.want >= 0 && (err != nil || len(got) != tt.want):
+				t.Errorf("Search(%q) = %v, %v, want %d results", q, got, err, tt.want)
+			}
+			if _, err := c.HitCount(context.Background(), "x"); !errors.Is(err, tt.hitCount) || (tt.hitCount == nil && err != nil) {
+				t.Errorf("HitCount(%q) = %v, want %v", "x", err, tt.hitCount)
+			}
+		})
+	}
+}
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name, base string
+		want       error
+		wantString string
+	}{
+		{"missing", "", searxng.ErrMissingBaseURL, ""},
+		{"root", "http://localhost:8888", nil, "searxng.Client{http://localhost:8888/search}"},
+		{"sub-path with slash", "https://example.org/searxng/", nil, "searxng.Client{https://example.org/searxng/search}"},
+		{"password hidden", "https://me:pw@example.org/", nil, "searxng.Client{https://me:xxxxx@example.org/search}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := searxng.New(searxng.Options{BaseURL: tt.base})
+			if !errors.Is(err, tt.want) || (tt.want == nil && err != nil) {
+				t.Fatalf("New(%q) = %v, want %v", tt.base, err, tt.want)
+			}
+			if err == nil && c.String() != tt.wantString {
+				t.Errorf("New(%q).String() = %q, want %q", tt.base, c.String(), tt.wantString)
+			}
+		})
+	}
+	if _, err := searxng.New(searxng.Options{BaseURL: "localhost:8888"}); err == nil {
+		t.Errorf("New(%q) = nil error, want one", "localhost:8888")
+	}
+}
