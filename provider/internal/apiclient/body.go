@@ -28,28 +28,33 @@ func snippet(body []byte) string {
 	var b strings.Builder
 	n := 0
 	space := false
-	for len(body) > 0 && n < SnippetLen {
+	for len(body) > 0 {
 		r, size := utf8.DecodeRune(body)
-		body = body[size:]
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			r = utf8.RuneError
 		case unicode.IsSpace(r):
 			space = b.Len() > 0
+			body = body[size:]
 			continue
 		case !unicode.IsPrint(r):
 			r = utf8.RuneError
 		}
+		need := 1
+		if space {
+			need++
+		}
+		if n+need > SnippetLen {
+			b.WriteString("…")
+			break
+		}
 		if space {
 			b.WriteByte(' ')
-			n++
 			space = false
 		}
 		b.WriteRune(r)
-		n++
-	}
-	if len(strings.TrimSpace(string(body))) > 0 {
-		b.WriteString("…")
+		n += need
+		body = body[size:]
 	}
 	return b.String()
 }

@@ -571,3 +571,28 @@ func TestParseBaseURL(t *testing.T) {
 		})
 	}
 }
+
+// FuzzGetJSON serves any bytes and checks that GetJSON either decodes
+// them or fails with ErrMalformed, never panics, and never quotes more
+// than a snippet.
+func FuzzGetJSON(f *testing.F) {
+	for _, s := range []string{goodBody, "", "null", "<html>", "{\"results\":[", "\xff\xfe{}", `{"total":"x"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+		defer srv.Close()
+		c := newClient()
+		c.Attempts = 1
+		err := c.GetJSON(context.Background(), newRequest(t, srv.URL, "/"), new(payload))
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, apiclient.ErrMalformed) {
+			t.Fatalf("GetJSON(%q) = %v, want nil or ErrMalformed", body, err)
+		}
+		if len(err.Error()) > 1000 {
+			t.Fatalf("GetJSON(%q) error is %d bytes long", body, len(err.Error()))
+		}
+	})
+}

@@ -42,11 +42,15 @@
 //
 // # What the caller must do
 //
-// Build the request (URL, query, headers such as the API key); name the
-// headers and parameters that carry secrets in Secrets, or the secret
-// values in Redact when they travel elsewhere, such as in the URL path.
+// Build the request (NewGet builds a GET from a base URL that ParseBaseURL
+// checked, query parameters and headers); name the headers and parameters
+// that carry secrets in Secrets, or the secret values in Redact when they
+// travel elsewhere, such as in the URL path.
 // Check what it decoded: GetJSON checks that the body is JSON, not that it
 // holds the fields the service documents.
+//
+// Package apitest, beside this one, is the shared test suite of the search
+// clients built on it.
 //
 // # What it does not do
 //

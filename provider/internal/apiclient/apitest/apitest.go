@@ -305,3 +305,37 @@ func withoutScores(rs []lexsig.Result) []lexsig.Result {
 	}
 	return out
 }
+
+// Fuzz runs a fuzz target that serves any bytes as the body of a 200
+// answer to the client newClient makes for the server's URL, and checks
+// that Search neither panics nor hangs, and that it returns either an
+// error or results ranked 1, 2, ... with non-empty, distinct URIs. seeds
+// are bodies to start from, such as the package's testdata fixtures.
+func Fuzz(f *testing.F, seeds [][]byte, newClient func(baseURL string) (lexsig.Searcher, error)) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Add([]byte("<html>503</html>"))
+	f.Add([]byte("null"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write(body)
+		}))
+		defer srv.Close()
+		c, err := newClient(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Search(context.Background(), query, 30)
+		if err != nil {
+			return
+		}
+		seen := make(map[string]bool)
+		for i, r := range got {
+			if r.Rank != i+1 || r.URI == "" || seen[r.URI] {
+				t.Fatalf("Search() result %d = %+v, want rank %d and a new URI", i, r, i+1)
+			}
+			seen[r.URI] = true
+		}
+	})
+}
