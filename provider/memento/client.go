@@ -260,6 +260,9 @@ func (c *Client) lookup(ctx context.Context, uri string, at time.Time) (*Memento
 	if at.IsZero() {
 		at = time.Now()
 	}
+	if _, err := apiclient.ParseBaseURL("memento", c.BaseURL, DefaultBaseURL); err != nil {
+		return nil, err
+	}
 	req, err := http.NewRequest(http.MethodGet, c.base()+"/api/json/"+wayback.Timestamp(at)+"/"+uri, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadURI, err)

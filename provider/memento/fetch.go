@@ -18,7 +18,8 @@ const (
 	// format (RFC 7089).
 	MementoDatetimeHeader = "Memento-Datetime"
 	// ContentLocationHeader holds the address the memento's bytes were
-	// read from (its raw form, where the archive has one).
+	// read from: its raw form, where the archive has one, after any
+	// redirect the archive answered with.
 	ContentLocationHeader = "Content-Location"
 )
 
@@ -130,7 +131,11 @@ func (c *Client) fetch(ctx context.Context, uri string) (*filter.Page, error) {
 			h = http.Header{}
 		}
 		h.Set(MementoDatetimeHeader, m.Time.UTC().Format(http.TimeFormat))
-		h.Set(ContentLocationHeader, raw)
+		loc := p.URI // after any redirect
+		if loc == "" {
+			loc = raw
+		}
+		h.Set(ContentLocationHeader, loc)
 		last = &filter.Page{URI: ms.Original, Status: p.Status, Header: h, Body: p.Body}
 		if filter.IsSuccess(p.Status) {
 			break

@@ -284,6 +284,12 @@ func TestRetries(t *testing.T) {
 			t.Errorf("Lookup from a service that never answers = %v, want ErrTimeout", err)
 		}
 	})
+	t.Run("bad BaseURL", func(t *testing.T) {
+		c := &memento.Client{BaseURL: "ftp://timetravel.example"}
+		if _, err := c.Lookup(context.Background(), page, time.Time{}); err == nil {
+			t.Error("Lookup with an ftp BaseURL = nil error, want one")
+		}
+	})
 	t.Run("bad URI", func(t *testing.T) {
 		c := newClient(t, &fakeService{})
 		for _, uri := range []string{"", "example.com/x", "mailto:a@example.com", "http://"} {

@@ -58,12 +58,16 @@ func (c *Client) available(ctx context.Context, uri string, at time.Time) (*Snap
 	if !at.IsZero() {
 		v.Set("timestamp", Timestamp(at))
 	}
+	api, err := c.check()
+	if err != nil {
+		return nil, err
+	}
 	req, err := http.NewRequest(http.MethodGet, c.availabilityURL()+"?"+v.Encode(), nil)
 	if err != nil {
 		return nil, err
 	}
 	var a availability
-	if err := c.client().GetJSON(ctx, req, &a); err != nil {
+	if err := api.GetJSON(ctx, req, &a); err != nil {
 		return nil, err
 	}
 	cl := a.ArchivedSnapshots.Closest

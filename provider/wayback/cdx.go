@@ -116,12 +116,16 @@ func (c *Client) captures(ctx context.Context, uri string, q *Query) ([]Capture,
 		limit = DefaultLimit
 	}
 	v.Set("limit", strconv.Itoa(limit))
+	api, err := c.check()
+	if err != nil {
+		return nil, err
+	}
 	req, err := http.NewRequest(http.MethodGet, c.base()+"/cdx/search/cdx?"+v.Encode(), nil)
 	if err != nil {
 		return nil, err
 	}
 	var rows [][]string
-	if err := c.client().GetJSON(ctx, req, &rows); err != nil {
+	if err := api.GetJSON(ctx, req, &rows); err != nil {
 		return nil, err
 	}
 	return parseCDX(rows)

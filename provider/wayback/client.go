@@ -188,12 +188,24 @@ func (c *Client) client() *apiclient.Client {
 // CloseIdleConnections closes the connections kept open for later requests.
 func (c *Client) CloseIdleConnections() { c.client().CloseIdleConnections() }
 
-// base returns BaseURL without a trailing slash.
+// base returns BaseURL without a trailing slash, or DefaultBaseURL.
 func (c *Client) base() string {
 	if c.BaseURL == "" {
 		return DefaultBaseURL
 	}
 	return strings.TrimRight(c.BaseURL, "/")
+}
+
+// check returns the HTTP layer after checking that BaseURL and
+// AvailabilityURL are absolute http(s) URLs.
+func (c *Client) check() (*apiclient.Client, error) {
+	if _, err := apiclient.ParseBaseURL("wayback", c.BaseURL, DefaultBaseURL); err != nil {
+		return nil, err
+	}
+	if _, err := apiclient.ParseBaseURL("wayback", c.AvailabilityURL, DefaultAvailabilityURL); err != nil {
+		return nil, err
+	}
+	return c.client(), nil
 }
 
 // availabilityURL returns the availability API's address.

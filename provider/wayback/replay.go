@@ -115,13 +115,17 @@ type replayed struct {
 // but not a redirect to another URI: that is the answer of a redirect
 // capture, which is returned as it is.
 func (c *Client) fetchRaw(ctx context.Context, ts, original string) (*apiclient.Response, replayed, error) {
+	api, err := c.check()
+	if err != nil {
+		return nil, replayed{}, err
+	}
 	at := replayed{url: c.replayURL(ts, original), ts: ts}
 	for hop := 0; ; hop++ {
 		req, err := http.NewRequest(http.MethodGet, at.url, nil)
 		if err != nil {
 			return nil, at, err
 		}
-		resp, err := c.client().Do(ctx, req)
+		resp, err := api.Do(ctx, req)
 		if err != nil {
 			return nil, at, err
 		}

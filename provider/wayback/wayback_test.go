@@ -255,6 +255,21 @@ func TestBadURI(t *testing.T) {
 	}
 }
 
+// TestBadBaseURL checks a Client whose BaseURL is not an http(s) URL.
+func TestBadBaseURL(t *testing.T) {
+	for _, base := range []string{"ftp://archive.example", "archive.example", "http://"} {
+		c := &wayback.Client{BaseURL: base}
+		_, err := c.Captures(context.Background(), page, nil)
+		var e *wayback.Error
+		if err == nil || !errors.As(err, &e) {
+			t.Errorf("Captures with BaseURL %q = %v, want an *Error", base, err)
+		}
+		if _, err := c.Fetch(context.Background(), page); err == nil {
+			t.Errorf("Fetch with BaseURL %q = nil error, want one", base)
+		}
+	}
+}
+
 // TestLastGood checks the last good capture: the latest 2xx HTML capture
 // (not the later PDF, 404 and redirects), replayed raw, as a Page.
 func TestLastGood(t *testing.T) {
