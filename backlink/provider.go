@@ -40,6 +40,13 @@ type Backlink struct {
 	// (the first, when several). Words for a level-2 page are drawn around
 	// its links to Via. Providers may leave it empty; Neighborhood sets it.
 	Via string
+	// Anchors are the anchor texts of the page's links to the target (to
+	// Via at level 2), in page order, "" for a link without text. They are
+	// filled by providers that hold link records but no copy of the page
+	// (a crawl's link data, such as Common Crawl's WAT files); empty means
+	// unknown, and the page must be fetched to read its links. The Finder
+	// uses them when the page itself cannot be fetched.
+	Anchors []string
 }
 
 // Provider answers which pages link to a URI, like a search engine's backlink

@@ -139,8 +139,8 @@ func TestNeighborhoodConcurrency(t *testing.T) {
 	for i := range pages {
 		parent := "http://l1.example/" + string(rune('a'+i))
 		want := Backlink{URI: parent + "/in", Rank: i + 1, Level: 2, Via: parent}
-		if got[pages+i] != want {
-			t.Errorf("level-2 page %d = %+v, want %+v", i, got[pages+i], want)
+		if diff := cmp.Diff(want, got[pages+i]); diff != "" {
+			t.Errorf("level-2 page %d (-want +got):\n%s", i, diff)
 		}
 	}
 	if p := peak.Load(); p > MaxConcurrentQueries || p < 2 {

@@ -1,18 +1,25 @@
 // Command corpus builds a relink store: one SQLite file holding the pages,
 // links and full-text index of a local web, from a corpus manifest, a
-// directory of HTML files, or WARC files.
+// directory of HTML files, or WARC files, and the link records of Common
+// Crawl WAT files (the links of pages the store holds no copy of, which
+// answer backlink queries with their anchor texts).
 //
 // Usage:
 //
 //	corpus -manifest dev-corpus.json -store dev.db
 //	corpus -dir ./site -base https://example.com/ -store site.db
 //	corpus -warc crawl-1.warc.gz,crawl-2.warc.gz -store crawl.db
+//	corpus -wat CC-MAIN-...-00000.warc.wat.gz -wat CC-MAIN-...-00001.warc.wat.gz -store links.db
 //
 // It shows a progress bar on stderr (periodic lines when stderr is not a
 // terminal) and ends by printing one summary line on stdout: what the store
 // holds, for example
 //
 //	dev.db: 4512 pages, 37 redirects, 812345 links (512345 navigation, 0 image-map), skipped: 3 binary in 41.2s
+//
+// and, when the store holds link records, a second one:
+//
+//	dev.db: 13402 link sources, 951233 link records
 //
 // An interrupted run (Ctrl-C) keeps every batch it committed; run the same
 // command again to finish the job.
@@ -52,7 +59,7 @@ func (l *listFlag) Set(v string) error {
 // config is the command line, parsed.
 type config struct {
 	manifest, storePath, dir, base string
-	warcs                          listFlag
+	warcs, wats                    listFlag
 	workers, batch                 int
 	cpuProfile                     string
 }
@@ -86,13 +93,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.manifest, "manifest", "", "corpus manifest `FILE` (JSON, BENCHMARK.md format)")
 	fs.StringVar(&cfg.storePath, "store", "relink.db", "store `FILE` to create or add to")
 	fs.Var(&cfg.warcs, "warc", "WARC `FILE` to ingest (repeatable, or a comma-separated list)")
+	fs.Var(&cfg.wats, "wat", "Common Crawl WAT `FILE` whose link records to ingest (repeatable, or a comma-separated list)")
 	fs.StringVar(&cfg.dir, "dir", "", "`DIR`ectory of HTML files to ingest (needs -base)")
 	fs.StringVar(&cfg.base, "base", "", "public `URL` of -dir")
 	fs.IntVar(&cfg.workers, "workers", 0, "parsing goroutines (0: one per CPU)")
 	fs.IntVar(&cfg.batch, "batch", 0, "files per transaction (0: the default)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile to `FILE`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: corpus [-manifest FILE] [-dir DIR -base URL] [-warc FILE]... [-store FILE] [-workers N]")
+		fmt.Fprintln(stderr, "usage: corpus [-manifest FILE] [-dir DIR -base URL] [-warc FILE]... [-wat FILE]... [-store FILE] [-workers N]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -103,8 +111,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case (cfg.dir == "") != (cfg.base == ""):
 		return nil, errors.New("-dir and -base go together")
-	case cfg.manifest == "" && cfg.dir == "" && len(cfg.warcs) == 0:
-		return nil, errors.New("nothing to ingest: give -manifest, -dir with -base, or -warc")
+	case cfg.manifest == "" && cfg.dir == "" && len(cfg.warcs) == 0 && len(cfg.wats) == 0:
+		return nil, errors.New("nothing to ingest: give -manifest, -dir with -base, -warc or -wat")
 	case cfg.storePath == "":
 		return nil, errors.New("-store must name a file")
 	case cfg.workers < 0 || cfg.batch < 0:
@@ -168,12 +176,28 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if len(cfg.wats) > 0 {
+		p := ingestbar.New(stderr, "corpus: WAT")
+		st, err := s.IngestWAT(ctx, cfg.wats, store.IngestOptions{BatchSize: cfg.batch, Progress: p.Update})
+		p.Finish()
+		resumed += st.Resumed
+		if err != nil {
+			return err
+		}
+	}
 	total, err := s.Totals(ctx)
 	if err != nil {
 		return err
 	}
 	total.Resumed = resumed
 	total.Duration = time.Since(start)
-	_, err = fmt.Fprintf(stdout, "%s: %s\n", cfg.storePath, total)
+	if _, err := fmt.Fprintf(stdout, "%s: %s\n", cfg.storePath, total); err != nil {
+		return err
+	}
+	links, err := s.LinkTotals(ctx)
+	if err != nil || links.Sources == 0 {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s: %d link sources, %d link records\n", cfg.storePath, links.Sources, links.Links)
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/linkrot/relink/provider/commoncrawl"
 	"github.com/linkrot/relink/provider/warc"
 )
 
@@ -28,6 +29,8 @@ func TestParseFlags(t *testing.T) {
 			want: config{dir: "d", base: "https://e.example/", storePath: "relink.db"}},
 		{name: "warc list and repeat", args: []string{"-warc", "a.warc,b.warc.gz", "-warc", "c.warc", "-workers", "3"},
 			want: config{warcs: listFlag{"a.warc", "b.warc.gz", "c.warc"}, storePath: "relink.db", workers: 3}},
+		{name: "wat list and repeat", args: []string{"-wat", "a.wat.gz,b.wat.gz", "-wat", "c.wat.gz"},
+			want: config{wats: listFlag{"a.wat.gz", "b.wat.gz", "c.wat.gz"}, storePath: "relink.db"}},
 		{name: "nothing to do", args: nil, wantErr: "nothing to ingest"},
 		{name: "dir without base", args: []string{"-dir", "d"}, wantErr: "-dir and -base go together"},
 		{name: "base without dir", args: []string{"-base", "https://e.example/"}, wantErr: "-dir and -base go together"},
@@ -50,7 +53,8 @@ func TestParseFlags(t *testing.T) {
 				t.Fatalf("parseFlags(%q): %v", tt.args, err)
 			}
 			if got.manifest != tt.want.manifest || got.storePath != tt.want.storePath || got.dir != tt.want.dir ||
-				got.base != tt.want.base || got.workers != tt.want.workers || got.warcs.String() != tt.want.warcs.String() {
+				got.base != tt.want.base || got.workers != tt.want.workers || got.warcs.String() != tt.want.warcs.String() ||
+				got.wats.String() != tt.want.wats.String() {
 				t.Errorf("parseFlags(%q) = %+v, want %+v", tt.args, *got, tt.want)
 			}
 		})
@@ -127,5 +131,62 @@ func TestRunWARC(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), ": 2 pages, 0 redirects, 1 links (0 navigation, 0 image-map), skipped: none in ") {
 		t.Errorf("summary = %q", stdout.String())
+	}
+}
+
+// TestRunWAT ingests a WARC file and a WAT file written with
+// provider/commoncrawl, twice: the second run adds nothing.
+func TestRunWAT(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	w := warc.NewWriter(&buf, true)
+	h := http.Header{"Content-Type": {"text/html"}}
+	if err := w.WriteResponse("http://w.example/", time.Time{}, 200, h, []byte(`<html><body><a href="x.html">x</a></body></html>`)); err != nil {
+		t.Fatal(err)
+	}
+	warcPath := filepath.Join(dir, "c.warc.gz")
+	if err := os.WriteFile(warcPath, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	ww := commoncrawl.NewWriter(&buf)
+	for _, p := range []*commoncrawl.Page{
+		{URI: "https://blog.example/a", Status: 200, Links: []commoncrawl.Link{{Target: "http://w.example/x.html", Anchor: "an x"}, {Target: "https://gone.example/"}}},
+		{URI: "http://w.example/", Status: 200, Links: []commoncrawl.Link{{Target: "http://w.example/y.html"}}}, // a page of the store
+		{URI: "https://forum.example/b", Status: 200, Links: []commoncrawl.Link{{Target: "http://w.example/x.html", Anchor: "x again"}}},
+	} {
+		if err := ww.WritePage(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	watPath := filepath.Join(dir, "c.warc.wat.gz")
+	if err := os.WriteFile(watPath, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseFlags([]string{"-warc", warcPath, "-wat", watPath, "-store", filepath.Join(dir, "w.db")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := regexp.MustCompile(`^.*w\.db: 1 pages, 0 redirects, 1 links \(0 navigation, 0 image-map\), skipped: none in [0-9.]+s\n` +
+		`.*w\.db: 2 link sources, 3 link records\n$`)
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), cfg, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !want.MatchString(stdout.String()) {
+		t.Errorf("summary = %q, want it to match %s", stdout.String(), want)
+	}
+	if !strings.Contains(stderr.String(), "corpus: WAT") {
+		t.Errorf("progress on stderr = %q, want a WAT bar", stderr.String())
+	}
+	// The second run passes over the WAT file's 4 records (its warcinfo
+	// record and 3 pages).
+	stdout.Reset()
+	if err := run(context.Background(), cfg, &stdout, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	again := regexp.MustCompile(`^.*w\.db: 1 pages, .*, 4 already ingested in [0-9.]+s\n.*w\.db: 2 link sources, 3 link records\n$`)
+	if !again.MatchString(stdout.String()) {
+		t.Errorf("summary of the second run = %q, want it to match %s", stdout.String(), again)
 	}
 }

@@ -36,6 +36,14 @@ type BacklinkOptions struct {
 // navigation included; image-map links do not. A limit that is not
 // positive means no limit.
 //
+// Link sources (pages the store knows only by their link records, see
+// IngestWAT) are backlinks like pages, ranked with them in the same order:
+// the in-degree of a page or a link source counts the distinct pages and
+// link sources linking to it, and ties are broken by URI. A link source's
+// Backlink carries the anchor texts of its links to uri in Anchors, in
+// page order (an image link's is ""), since Fetch cannot serve the page;
+// a page's Anchors is nil.
+//
 // uri itself is never returned, and neither is a page that is missing in
 // this view: its links cannot be read. A URI nobody links to returns an
 // empty slice. Links to a redirect stub are links to the stub, not to its
@@ -48,6 +56,9 @@ func (s *Store) Backlinks(ctx context.Context, uri string, limit int) ([]backlin
 
 // BacklinksWith is Backlinks with the links that count chosen by opts.
 // The backlink rank (in-degree, then URI) is the same for every opts.
+// The options apply to the links of pages: a link source's links carry no
+// navigation or image-map mark (a WAT file does not say where on the page
+// a link sits, and holds no image-map links), so they count whatever opts.
 func (s *Store) BacklinksWith(ctx context.Context, uri string, limit int, opts BacklinkOptions) ([]backlink.Backlink, error) {
 	c, err := canon.Canonicalize(uri)
 	if err != nil {
@@ -60,6 +71,14 @@ func (s *Store) BacklinksWith(ctx context.Context, uri string, limit int, opts B
 	if opts.ExcludeNav {
 		nav = 0
 	}
+	if s.linkStmts != nil {
+		out, err := s.backlinksWith(ctx, c, limit, area, nav)
+		if err != nil {
+			return nil, fmt.Errorf("store: backlinks of %s: %w", c, err)
+		}
+		return out, nil
+	}
+	// A version 1 file opened read-only: pages alone.
 	rows, err := s.stmts.backlinks.QueryContext(ctx, c, area, nav)
 	if err != nil {
 		return nil, fmt.Errorf("store: backlinks of %s: %w", c, err)
@@ -101,17 +120,20 @@ type PageInfo struct {
 	Title string
 	// Words is the number of words a person sees on the page.
 	Words int
-	// Backlinks is the number of distinct other pages that link to it
-	// (image maps left out): its in-degree, the backlink rank's key.
+	// Backlinks is the number of distinct other pages and link sources
+	// that link to it (image maps left out): its in-degree, the backlink
+	// rank's key.
 	Backlinks int
-	// ContentBacklinks is Backlinks with navigation links left out too.
+	// ContentBacklinks is Backlinks with pages' navigation links left out
+	// too (a link source's links all count).
 	ContentBacklinks int
 	// Source is the file or WARC record the page came from.
 	Source string
 }
 
 // PageInfo returns what the store knows about the page at uri, or an error
-// wrapping ErrNotFound. Missing pages are described like any other.
+// wrapping ErrNotFound (for a link source too: see LinkSource). Missing
+// pages are described like any other.
 func (s *Store) PageInfo(ctx context.Context, uri string) (PageInfo, error) {
 	c, err := canon.Canonicalize(uri)
 	if err != nil {
@@ -168,7 +190,8 @@ type Link struct {
 }
 
 // Links returns the links of the page at uri in page order, as ingest
-// recorded them; a URI that is not a page returns an empty slice.
+// recorded them; for a link source, its link records (Nav and Area false).
+// A URI that is neither returns an empty slice.
 func (s *Store) Links(ctx context.Context, uri string) ([]Link, error) {
 	c, err := canon.Canonicalize(uri)
 	if err != nil {
@@ -190,12 +213,32 @@ func (s *Store) Links(ctx context.Context, uri string) ([]Link, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: links of %s: %w", c, err)
 	}
+	if len(out) > 0 || s.linkStmts == nil {
+		return out, nil
+	}
+	rows, err = s.linkStmts.links.QueryContext(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("store: links of %s: %w", c, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l Link
+		if err := rows.Scan(&l.URI, &l.Anchor); err != nil {
+			return nil, fmt.Errorf("store: links of %s: %w", c, err)
+		}
+		out = append(out, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: links of %s: %w", c, err)
+	}
 	return out, nil
 }
 
 // Totals counts everything the store holds, in the form of an ingest's
 // Stats (Resumed and Duration are zero): pages, redirects, links by kind,
-// and the files and records skipped, by reason.
+// and the files and records skipped, by reason (malformed WAT records
+// included). Link sources and their link records are not pages and links
+// of pages: LinkTotals counts them.
 func (s *Store) Totals(ctx context.Context) (Stats, error) {
 	var st Stats
 	err := s.read.QueryRowContext(ctx, `

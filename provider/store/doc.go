@@ -65,6 +65,15 @@
 // header; their relative links resolve against the captured URI, which
 // Fetch reports. Bodies are compressed with DEFLATE.
 //
+// # Link sources from Common Crawl
+//
+// IngestWAT adds the link records of WAT files (package
+// provider/commoncrawl): the links of pages the store holds no copy of, with
+// their anchor text and no surrounding words. Such link sources are
+// backlinks ranked with pages by in-degree and carry Backlink.Anchors; Fetch
+// answers 404 for them and the full-text index does not hold them. A page
+// ingested later replaces the link source at its URI.
+//
 // # Links and backlinks
 //
 // Links are read with backlink.Outlinks: canonical target, anchor words,

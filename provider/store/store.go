@@ -27,8 +27,12 @@ var (
 )
 
 // SchemaVersion is the version of the database layout this package writes.
-// Open upgrades older stores it knows how to upgrade and refuses newer ones.
-const SchemaVersion = 1
+// Version 2 added link sources: pages known only by their link records
+// (IngestWAT). Open upgrades a version 1 file in place when it may write
+// (adding the empty link tables, which takes milliseconds whatever the
+// file's size), and reads one opened with Options.ReadOnly as it is, as a
+// store without link sources. It refuses newer versions with ErrSchema.
+const SchemaVersion = 2
 
 // DefaultQueryCache is how many search results (summed over the cached
 // answers, an empty answer counting as one) a Store keeps when
@@ -37,7 +41,8 @@ const SchemaVersion = 1
 const DefaultQueryCache = 1 << 18
 
 // ErrSchema is returned, wrapped, by Open for a file whose schema version
-// this package does not know.
+// this package does not know: one written by a later version of the
+// package, or (opened read-only) a file that is not a store.
 var ErrSchema = errors.New("store: unknown schema version")
 
 // ErrReadOnly is returned, wrapped, by methods that write to a store opened
@@ -84,6 +89,7 @@ type db struct {
 	ingestMu sync.Mutex
 
 	stmts       statements
+	linkStmts   *linkStatements // nil for a version 1 file opened read-only
 	titleWeight float64
 	cache       *queryCache
 	docs        atomic.Int64 // cached page count; -1 unknown
@@ -127,8 +133,9 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	d.read.SetMaxOpenConns(readers)
 	d.read.SetMaxIdleConns(readers)
+	v := SchemaVersion
 	if opts.ReadOnly {
-		if err := checkVersion(d.read); err != nil {
+		if v, err = checkVersion(d.read); err != nil {
 			d.closeAll()
 			return nil, fmt.Errorf("store: open %s: %w", path, err)
 		}
@@ -136,6 +143,13 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err := d.stmts.prepare(d.read); err != nil {
 		d.closeAll()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if v >= 2 {
+		d.linkStmts = &linkStatements{}
+		if err := d.linkStmts.prepare(d.read); err != nil {
+			d.closeAll()
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		}
 	}
 	size := opts.QueryCache
 	if size == 0 {
@@ -186,6 +200,9 @@ func (s *Store) Close() error {
 func (d *db) closeAll() error {
 	var errs []error
 	errs = append(errs, d.stmts.close())
+	if d.linkStmts != nil {
+		errs = append(errs, d.linkStmts.close())
+	}
 	if d.read != nil {
 		errs = append(errs, d.read.Close())
 	}
@@ -209,8 +226,8 @@ func (d *db) writer() (*sql.DB, error) {
 	return d.write, nil
 }
 
-// schema creates the tables of version 1. The comments are the reference
-// for what each column holds.
+// schema creates the tables of version 1; linkSchema adds those of
+// version 2. The comments are the reference for what each column holds.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -268,6 +285,9 @@ CREATE TABLE IF NOT EXISTS redirects (
 );
 
 -- Every file or record an ingest finished with, so that a rerun skips it.
+-- A WAT file (IngestWAT) has one row, "wat:" and its path, whose outcome is
+-- "next N" while records 0..N-1 are done and "done N" once its N records
+-- are.
 CREATE TABLE IF NOT EXISTS sources (
 	source TEXT PRIMARY KEY,
 	outcome TEXT NOT NULL  -- "page", "redirect" or a skip reason
@@ -303,6 +323,66 @@ CREATE TABLE IF NOT EXISTS df (
 ) WITHOUT ROWID;
 `
 
+// linkSchema creates what version 2 added: link sources, pages the store
+// holds no copy of, known by their link records (a crawl's link data such
+// as Common Crawl's WAT files). A URI is a page or a link source, never
+// both: a page ingested later takes the place of the link source, whose
+// records its own links replace. The triggers keep that so, and keep the
+// in-degrees of pages and link sources counting each other's links; ranks
+// holds the statements that recompute them, which IngestWAT runs too.
+const linkSchema = `
+-- One row per link source; id is its urls.id.
+CREATE TABLE IF NOT EXISTS link_sources (
+	id              INTEGER PRIMARY KEY,
+	fetched         INTEGER NOT NULL,  -- when the crawler fetched the page, Unix seconds; 0 unknown
+	inlinks         INTEGER NOT NULL DEFAULT 0, -- distinct other pages and link sources linking here
+	content_inlinks INTEGER NOT NULL DEFAULT 0, -- the same, pages' navigation links left out
+	source          TEXT NOT NULL      -- the WAT file and record it came from, "wat:<path>#<record>"
+);
+
+-- The links of each link source in page order: <a href> links to http(s)
+-- URIs other than the source itself.
+CREATE TABLE IF NOT EXISTS link_records (
+	src    INTEGER NOT NULL,  -- link_sources.id
+	pos    INTEGER NOT NULL,  -- 0, 1, ... in page order
+	dst    INTEGER NOT NULL,  -- urls.id of the canonical target
+	anchor TEXT NOT NULL,     -- the anchor text, white space normalised
+	PRIMARY KEY (src, pos)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS link_records_dst ON link_records (dst, src);
+
+CREATE TRIGGER IF NOT EXISTS page_replaces_link_source AFTER INSERT ON pages BEGIN
+	DELETE FROM link_records WHERE src = NEW.id;
+	DELETE FROM link_sources WHERE id = NEW.id;
+END;
+
+-- An ingest of pages marks its derived data fresh last (meta 'derived'):
+-- recount the in-degrees with the link sources' links in.
+CREATE TRIGGER IF NOT EXISTS rank_link_sources AFTER INSERT ON meta
+WHEN NEW.key = 'derived' AND EXISTS (SELECT 1 FROM link_sources) BEGIN
+` + ranks + `
+END;
+`
+
+// ranks recomputes the in-degree of every page and link source: the
+// distinct other pages linking to it (image-map links left out; for
+// content_inlinks navigation links too) plus the distinct link sources
+// linking to it (whose links are all counted, a WAT file not saying where
+// on the page a link sits). The two sets never overlap, a URI being a page
+// or a link source but not both.
+const ranks = `
+	UPDATE pages SET
+		inlinks = (SELECT count(DISTINCT src) FROM links WHERE dst = pages.id AND area = 0 AND src <> pages.id)
+			+ (SELECT count(DISTINCT src) FROM link_records WHERE dst = pages.id),
+		content_inlinks = (SELECT count(DISTINCT src) FROM links WHERE dst = pages.id AND area = 0 AND nav = 0 AND src <> pages.id)
+			+ (SELECT count(DISTINCT src) FROM link_records WHERE dst = pages.id);
+	UPDATE link_sources SET
+		inlinks = (SELECT count(DISTINCT src) FROM links WHERE dst = link_sources.id AND area = 0)
+			+ (SELECT count(DISTINCT src) FROM link_records WHERE dst = link_sources.id AND src <> link_sources.id),
+		content_inlinks = (SELECT count(DISTINCT src) FROM links WHERE dst = link_sources.id AND area = 0 AND nav = 0)
+			+ (SELECT count(DISTINCT src) FROM link_records WHERE dst = link_sources.id AND src <> link_sources.id);
+`
+
 // migrate creates or upgrades the schema.
 func migrate(w *sql.DB) error {
 	if _, err := w.Exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`); err != nil {
@@ -318,15 +398,21 @@ func migrate(w *sql.DB) error {
 	case v > SchemaVersion:
 		return fmt.Errorf("%w: %d (this package knows up to %d)", ErrSchema, v, SchemaVersion)
 	}
-	// v == 0: a new file. Later versions add their upgrade steps here, one
-	// transaction each.
+	// A new file (v == 0) gets every version's tables; an older one the
+	// tables of the versions after its own, in one transaction.
 	tx, err := w.Begin()
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(schema); err != nil {
-		return err
+	steps := []string{schema, linkSchema} // steps[i] makes version i+1
+	if v < 0 || v > len(steps) {
+		return fmt.Errorf("%w: %d", ErrSchema, v)
+	}
+	for _, q := range steps[v:] {
+		if _, err := tx.Exec(q); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.Exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, strconv.Itoa(SchemaVersion)); err != nil {
 		return err
@@ -351,15 +437,15 @@ func version(q *sql.DB) (int, error) {
 	return v, nil
 }
 
-// checkVersion checks, for a read-only store, that the file holds this
-// schema version.
-func checkVersion(r *sql.DB) error {
+// checkVersion checks, for a read-only store, that the file holds a
+// schema version this package reads, 1 to SchemaVersion, and returns it.
+func checkVersion(r *sql.DB) (int, error) {
 	v, err := version(r)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if v != SchemaVersion {
-		return fmt.Errorf("%w: %d (want %d)", ErrSchema, v, SchemaVersion)
+	if v < 1 || v > SchemaVersion {
+		return 0, fmt.Errorf("%w: %d (want 1 to %d)", ErrSchema, v, SchemaVersion)
 	}
-	return nil
+	return v, nil
 }

@@ -1,0 +1,391 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/linkrot/relink/provider/commoncrawl"
+)
+
+// Reasons a page of a WAT file does not become a link source, besides
+// those of package commoncrawl (its Reason constants) and ReasonDuplicate
+// (an earlier record gave the same URI): keys of LinkStats.Skipped.
+const (
+	// ReasonPageInStore: the store holds the page itself, whose own links
+	// count instead.
+	ReasonPageInStore = "page-in-store"
+	// ReasonNoLinks: the page has no link to a URI other than itself.
+	ReasonNoLinks = "no-links"
+)
+
+// DropSelfLink is the reason a link of a WAT page to the page itself is
+// not stored, a key of LinkStats.DroppedLinks beside commoncrawl's Drop
+// constants: it could never make the page a backlink.
+const DropSelfLink = "self-link"
+
+// LinkStats counts what one link ingest (IngestWAT) added to the store, or
+// with LinkTotals what the store holds.
+type LinkStats struct {
+	// Sources and Links are the link sources and link records added.
+	Sources, Links int
+	// Records is the number of WAT records read and handled; Resumed is
+	// the number an earlier, interrupted ingest had finished, passed over
+	// this time.
+	Records, Resumed int
+	// Skipped counts the records that gave no link source, by reason:
+	// commoncrawl's Reason constants, ReasonDuplicate, ReasonPageInStore
+	// and ReasonNoLinks. The malformed ones (commoncrawl.SkipError.Malformed)
+	// are also recorded in the store, where Totals counts them.
+	Skipped map[string]int
+	// DroppedLinks counts the links of the sources added that are not
+	// stored, by reason: commoncrawl's Drop constants and DropSelfLink.
+	DroppedLinks map[string]int
+	// Duration is the wall time of the ingest.
+	Duration time.Duration
+}
+
+// String returns the summary line of a link ingest, for example
+// "13402 link sources, 951233 link records from 40213 WAT records, skipped: 26810 not-response, 3 duplicate; links dropped: 201344 not-a-href in 41.2s".
+func (st LinkStats) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d link sources, %d link records", st.Sources, st.Links)
+	if st.Records > 0 {
+		fmt.Fprintf(&b, " from %d WAT records", st.Records)
+	}
+	list := func(title string, m map[string]int) {
+		if len(m) == 0 {
+			return
+		}
+		b.WriteString(title)
+		for i, r := range slices.Sorted(maps.Keys(m)) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%d %s", m[r], r)
+		}
+	}
+	list(", skipped: ", st.Skipped)
+	list("; links dropped: ", st.DroppedLinks)
+	if st.Resumed > 0 {
+		fmt.Fprintf(&b, ", %d already ingested", st.Resumed)
+	}
+	fmt.Fprintf(&b, " in %.1fs", st.Duration.Seconds())
+	return b.String()
+}
+
+// count adds one to m[key], making m when needed.
+func count(m *map[string]int, key string, n int) {
+	if n == 0 {
+		return
+	}
+	if *m == nil {
+		*m = map[string]int{}
+	}
+	(*m)[key] += n
+}
+
+// merge adds the counts of o to st, but not its Records and Resumed.
+func (st *LinkStats) merge(o LinkStats) {
+	st.Sources += o.Sources
+	st.Links += o.Links
+	for r, n := range o.Skipped {
+		count(&st.Skipped, r, n)
+	}
+	for r, n := range o.DroppedLinks {
+		count(&st.DroppedLinks, r, n)
+	}
+}
+
+// IngestWAT adds the link records of Common Crawl WAT files (read with
+// package commoncrawl, gzip or plain) to the store: every HTML page of the
+// files with a 2xx status becomes a link source holding its <a href> links
+// to http(s) URIs (targets canonical, anchor texts with white space
+// normalised), and its fetch time. Backlinks then returns link sources
+// with pages, with the anchor texts of their links in Backlink.Anchors;
+// Fetch answers 404 for them, and Search and the document frequencies do
+// not see them, as the store holds no copy of their text.
+//
+// A page the store already holds (ReasonPageInStore), a URI an earlier
+// record already gave (ReasonDuplicate: the first in input order stays),
+// and a page with no link but to itself (ReasonNoLinks) are passed over;
+// so are links to the page itself (DropSelfLink). A page ingested later
+// (IngestManifest, IngestWARC) replaces a link source of the same URI.
+// Records that hold no page, and malformed ones, are counted by reason in
+// LinkStats.Skipped; the malformed ones are recorded with their reason
+// like skipped files. A file that cannot be opened is an error; one whose
+// WARC framing breaks (a truncated download) is read up to the break,
+// which is counted with commoncrawl.ReasonBadRecord.
+//
+// One goroutine reads and parses (opts.Workers is not used) while another
+// writes, one transaction per opts.BatchSize pages; opts.MaxFileSize, when
+// set, bounds the JSON block of one record (else
+// commoncrawl.DefaultMaxRecordBytes). Memory stays bounded whatever the
+// size of the files. Each file's progress is recorded with every batch:
+// an interrupted ingest keeps its committed batches, and running it again
+// resumes each file after its last committed record and skips finished
+// files. When the ingest ends, the in-degrees of pages and link sources
+// (the backlink rank) are recomputed.
+func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOptions) (LinkStats, error) {
+	start := time.Now()
+	var st LinkStats
+	w, err := s.writer()
+	if err != nil {
+		return st, err
+	}
+	var total Progress
+	abs := make([]string, len(paths))
+	for i, p := range paths {
+		if abs[i], err = filepath.Abs(p); err != nil {
+			return st, fmt.Errorf("store: ingest WAT: %w", err)
+		}
+		fi, err := os.Stat(abs[i])
+		if err != nil {
+			return st, fmt.Errorf("store: ingest WAT: %w", err)
+		}
+		total.TotalBytes += fi.Size()
+	}
+	batch := opts.BatchSize
+	if batch <= 0 {
+		batch = DefaultBatchSize
+	}
+	s.ingestMu.Lock()
+	defer s.ingestMu.Unlock()
+	done, err := watProgress(ctx, w, abs)
+	if err != nil {
+		return st, err
+	}
+	lw, err := newLinkWriter(ctx, w)
+	if err != nil {
+		return st, err
+	}
+	defer lw.close()
+
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		items      = make(chan watItem, 256)
+		read       atomic.Int64
+		produceErr error
+		finished   = make(chan struct{})
+	)
+	go func() {
+		defer close(finished)
+		defer close(items)
+		produceErr = produceWAT(ctx, abs, done, opts.MaxFileSize, items, &read)
+	}()
+
+	for _, d := range done {
+		st.Resumed += d.next
+	}
+	var (
+		batchSt  LinkStats // what the open transaction holds
+		inBatch  int
+		files    = st.Resumed // records handled, for Progress
+		writeErr error
+		current  string // the file whose records are in the batch, "" after its end
+		next     int    // the record of current after the last one written
+	)
+	commit := func() error {
+		if lw.tx == nil {
+			return nil
+		}
+		if current != "" {
+			if err := lw.progress(ctx, current, "next "+strconv.Itoa(next)); err != nil {
+				return err
+			}
+		}
+		if err := lw.commit(); err != nil {
+			return err
+		}
+		st.merge(batchSt)
+		batchSt, inBatch = LinkStats{}, 0
+		return nil
+	}
+	for it := range items {
+		if writeErr != nil || ctx.Err() != nil {
+			continue // drain, so that the reader can stop
+		}
+		if err := lw.begin(ctx); err != nil {
+			writeErr = err
+			cancel()
+			continue
+		}
+		switch {
+		case it.end:
+			current = ""
+			writeErr = lw.progress(ctx, it.file, "done "+strconv.Itoa(it.record))
+		case it.page != nil:
+			current, next = it.file, it.record+1
+			files++
+			inBatch++
+			writeErr = lw.writePage(ctx, it.file, it.page, &batchSt)
+		case it.skip != nil:
+			current, next = it.file, it.record+1
+			files++
+			count(&batchSt.Skipped, it.skip.Reason, 1)
+			if it.skip.Malformed() {
+				inBatch++
+				writeErr = lw.writeSkip(ctx, it.file, it.skip)
+			}
+		}
+		if writeErr == nil && inBatch >= batch {
+			writeErr = commit()
+		}
+		if writeErr != nil {
+			cancel()
+			continue
+		}
+		if opts.Progress != nil {
+			p := total
+			p.Files = files
+			p.Bytes = read.Load()
+			opts.Progress(p)
+		}
+	}
+	<-finished
+	st.Records = files - st.Resumed
+	switch {
+	case parent.Err() != nil:
+		// Interrupted: the last committed batch stands; a rerun resumes.
+		lw.rollback()
+		st.Duration = time.Since(start)
+		return st, context.Cause(parent)
+	case writeErr != nil:
+		lw.rollback()
+		st.Duration = time.Since(start)
+		return st, fmt.Errorf("store: ingest WAT: %w", writeErr)
+	}
+	err = commit()
+	if err == nil {
+		err = finish(context.WithoutCancel(ctx), w)
+	}
+	st.Duration = time.Since(start)
+	if err != nil {
+		return st, fmt.Errorf("store: ingest WAT: %w", err)
+	}
+	return st, produceErr
+}
+
+// watItem is one record of a WAT file on its way to the writer: a page, a
+// skip, or (end) the end of the file, whose record count is record.
+type watItem struct {
+	file   string
+	record int
+	page   *commoncrawl.Page
+	skip   *commoncrawl.SkipError
+	end    bool
+}
+
+// fileDone is what an earlier ingest finished of a WAT file: the records
+// before next, and the whole file when finished.
+type fileDone struct {
+	next     int
+	finished bool
+}
+
+// watProgress reads the progress of earlier ingests of the files.
+func watProgress(ctx context.Context, w *sql.DB, paths []string) (map[string]fileDone, error) {
+	done := map[string]fileDone{}
+	for _, p := range paths {
+		var outcome string
+		err := w.QueryRowContext(ctx, `SELECT outcome FROM sources WHERE source = ?`, "wat:"+p).Scan(&outcome)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: ingest WAT: %w", err)
+		}
+		state, n, _ := strings.Cut(outcome, " ")
+		next, err := strconv.Atoi(n)
+		if err != nil || (state != "next" && state != "done") {
+			return nil, fmt.Errorf("store: ingest WAT: %s: unknown progress %q", p, outcome)
+		}
+		done[p] = fileDone{next: next, finished: state == "done"}
+	}
+	return done, nil
+}
+
+// produceWAT reads the files in order and sends their pages and skipped
+// records, then an end item per file. A file an earlier ingest finished is
+// passed over; one it began is read from the first record it did not
+// finish.
+func produceWAT(ctx context.Context, paths []string, done map[string]fileDone, maxRecord int64, items chan<- watItem, read *atomic.Int64) error {
+	send := func(it watItem) bool {
+		select {
+		case items <- it:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	seen := map[string]bool{}
+	for _, path := range paths {
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		d := done[path]
+		if d.finished {
+			if fi, err := os.Stat(path); err == nil {
+				read.Add(fi.Size())
+			}
+			continue
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("store: ingest WAT: %w", err)
+		}
+		stopped := false
+		r, err := commoncrawl.NewReader(&countingReader{r: f, n: read}, &commoncrawl.Options{
+			MaxRecordBytes: maxRecord,
+			From:           d.next,
+			OnSkip: func(se *commoncrawl.SkipError) {
+				stopped = stopped || !send(watItem{file: path, record: se.Record, skip: se})
+			},
+		})
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("store: ingest WAT %s: %w", path, err)
+		}
+		var readErr error
+		for !stopped {
+			p, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				// A broken stream ends the file (OnSkip has sent it); an
+				// error of the file itself ends the ingest.
+				var se *commoncrawl.SkipError
+				if !errors.As(err, &se) {
+					readErr = fmt.Errorf("store: ingest WAT %s: %w", path, err)
+				}
+				break
+			}
+			stopped = !send(watItem{file: path, record: p.Record, page: p})
+		}
+		f.Close()
+		if stopped {
+			return ctx.Err()
+		}
+		if readErr != nil {
+			return readErr
+		}
+		if !send(watItem{file: path, record: r.Stats().Records, end: true}) {
+			return ctx.Err()
+		}
+	}
+	return nil
+}

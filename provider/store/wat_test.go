@@ -1,0 +1,453 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/provider/warc"
+)
+
+// The link sources of the WAT fixture (writeWATFixture).
+const (
+	blog   = "https://blog.example/post"
+	news   = "https://news.example"
+	wiki   = "https://wiki.example/links"
+	gone   = "https://gone.example/old"
+	lonely = "https://lonely.example/self"
+)
+
+var watFetched = time.Date(2024, 5, 18, 1, 58, 10, 0, time.UTC)
+
+// writeWATFixture writes a WAT file of link records that point into the
+// fixture web (fi, its guide introduction) and at a page nobody holds
+// (gone):
+//
+//   - blog links to fi twice ("intro guide" and an image link), to gone
+//     ("old page") and to itself;
+//   - news links to fi ("the intro") and to blog; wiki links to blog and
+//     to gone ("zyzzyva archive");
+//   - f0, a page of the store, links to gone: passed over;
+//   - blog again (a duplicate), lonely (a link to itself only), a request
+//     envelope and a record that is not JSON.
+//
+// It returns the number of records.
+func writeWATFixture(t *testing.T, path string) int {
+	t.Helper()
+	var buf bytes.Buffer
+	w := commoncrawl.NewWriter(&buf)
+	raw := warc.NewWriter(&buf, true)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := func(uri string, links ...commoncrawl.Link) {
+		must(w.WritePage(&commoncrawl.Page{URI: uri, Fetched: watFetched, Status: 200, Links: links}))
+	}
+	meta := func(uri, block string) {
+		must(raw.WriteRecord(warc.Header{
+			{Name: "WARC-Type", Value: warc.TypeMetadata},
+			{Name: "WARC-Target-URI", Value: uri},
+			{Name: "Content-Type", Value: "application/json"},
+		}, []byte(block)))
+	}
+	page(blog+"#top",
+		commoncrawl.Link{Target: fi, Anchor: "intro guide"},
+		commoncrawl.Link{Target: gone, Anchor: "old page"},
+		commoncrawl.Link{Target: blog},
+		commoncrawl.Link{Target: fi + "#x"})
+	meta(news, `{"Envelope":{"WARC-Header-Metadata":{"WARC-Type":"request","WARC-Target-URI":"https://news.example/"}}}`)
+	page(news+"/", commoncrawl.Link{Target: fi, Anchor: "the intro"}, commoncrawl.Link{Target: blog, Anchor: "a post"})
+	page(wiki, commoncrawl.Link{Target: blog}, commoncrawl.Link{Target: gone, Anchor: "zyzzyva archive"})
+	page(f0, commoncrawl.Link{Target: gone, Anchor: "gone"})
+	page(blog, commoncrawl.Link{Target: wiki, Anchor: "a later capture"})
+	page(lonely, commoncrawl.Link{Target: lonely + "#self", Anchor: "me"})
+	meta(news, `{"Envelope": nope}`)
+	must(os.WriteFile(path, buf.Bytes(), 0o644))
+	return 9 // warcinfo, 6 pages, the request, the bad JSON
+}
+
+// watFixtureStats is what ingesting the WAT fixture into the fixture web
+// adds.
+var watFixtureStats = store.LinkStats{
+	Sources: 3, Links: 7, Records: 9,
+	Skipped: map[string]int{
+		commoncrawl.ReasonNotMetadata: 1, commoncrawl.ReasonNotResponse: 1, commoncrawl.ReasonBadJSON: 1,
+		store.ReasonPageInStore: 1, store.ReasonDuplicate: 1, store.ReasonNoLinks: 1,
+	},
+	DroppedLinks: map[string]int{store.DropSelfLink: 1},
+}
+
+var ignoreLinkTime = cmpopts.IgnoreFields(store.LinkStats{}, "Duration")
+
+// watStore ingests the fixture web and the WAT fixture into a new store.
+func watStore(t *testing.T) (*store.Store, string) {
+	t.Helper()
+	s, _, _ := fixtureStore(t)
+	wat := filepath.Join(t.TempDir(), "links.warc.wat.gz")
+	writeWATFixture(t, wat)
+	st, err := s.IngestWAT(context.Background(), []string{wat}, store.IngestOptions{BatchSize: 2})
+	if err != nil {
+		t.Fatalf("IngestWAT: %v", err)
+	}
+	if diff := cmp.Diff(watFixtureStats, st, ignoreLinkTime); diff != "" {
+		t.Errorf("IngestWAT stats (-want +got):\n%s", diff)
+	}
+	return s, wat
+}
+
+func TestIngestWATBacklinks(t *testing.T) {
+	s, _ := watStore(t)
+	ctx := context.Background()
+	bl := func(uri string, rank int, anchors ...string) backlink.Backlink {
+		b := backlink.Backlink{URI: uri, Rank: rank, Level: 1}
+		if len(anchors) > 0 {
+			b.Anchors = anchors
+		}
+		return b
+	}
+	// In-degrees: the fixture web's (TestBacklinks) plus blog 2 (news,
+	// wiki), news 0, wiki 1 (blog's later capture was a duplicate, not
+	// ingested: 0).
+	tests := []struct {
+		name    string
+		uri     string
+		limit   int
+		opts    store.BacklinkOptions
+		missing []string
+		want    []backlink.Backlink
+	}{
+		{name: "pages and link sources", uri: fi, want: []backlink.Backlink{
+			bl(dt, 1), bl(blog, 2, "intro guide", ""), bl(d0, 3), bl(f0, 4), bl(fg, 5), bl(news, 6, "the intro")}},
+		{name: "limit", uri: fi, limit: 2, want: []backlink.Backlink{bl(dt, 1), bl(blog, 2, "intro guide", "")}},
+		{name: "navigation excluded", uri: fi, opts: store.BacklinkOptions{ExcludeNav: true}, want: []backlink.Backlink{
+			bl(dt, 1), bl(blog, 2, "intro guide", ""), bl(d0, 3), bl(f0, 4), bl(news, 5, "the intro")}},
+		{name: "missing link source", uri: fi, missing: []string{blog}, want: []backlink.Backlink{
+			bl(dt, 1), bl(d0, 2), bl(f0, 3), bl(fg, 4), bl(news, 5, "the intro")}},
+		{name: "target nobody stores", uri: gone, want: []backlink.Backlink{
+			bl(blog, 1, "old page"), bl(wiki, 2, "zyzzyva archive")}},
+		{name: "link source as target", uri: blog + "/", want: []backlink.Backlink{bl(news, 1, "a post"), bl(wiki, 2, "")}},
+		{name: "unknown URI", uri: "https://nowhere.example/", want: []backlink.Backlink{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := s.WithMissing(tt.missing...).BacklinksWith(ctx, tt.uri, tt.limit, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("BacklinksWith(%q, %d, %+v) (-want +got):\n%s", tt.uri, tt.limit, tt.opts, diff)
+			}
+		})
+	}
+}
+
+// TestIngestWATStore checks what else the store says about link sources:
+// they are not pages (Fetch, Search, Docs, PageInfo), they count in the
+// in-degrees, and they describe themselves.
+func TestIngestWATStore(t *testing.T) {
+	s, wat := watStore(t)
+	ctx := context.Background()
+	p, err := s.Fetch(ctx, blog)
+	if err != nil || p.Status != http.StatusNotFound {
+		t.Errorf("Fetch(%q) = %v, %v; want a 404", blog, p, err)
+	}
+	if _, err := s.PageInfo(ctx, blog); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("PageInfo(%q): %v, want ErrNotFound", blog, err)
+	}
+	res, err := s.Search(ctx, lexsig.Query{Terms: []string{"zyzzyva"}}, 10)
+	if err != nil || len(res) != 0 {
+		t.Errorf("Search(zyzzyva) = %v, %v; want no result: anchors are not pages", res, err)
+	}
+	if n, err := s.Docs(ctx); err != nil || n != int64(fixtureStats.Pages) {
+		t.Errorf("Docs() = %d, %v; want %d", n, err, fixtureStats.Pages)
+	}
+	info, err := s.PageInfo(ctx, fi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Backlinks != 6 || info.ContentBacklinks != 5 {
+		t.Errorf("PageInfo(fi) backlinks = %d, %d; want 6, 5 (4 and 3 pages, 2 link sources)", info.Backlinks, info.ContentBacklinks)
+	}
+	got, err := s.LinkSource(ctx, blog+"/#x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := store.LinkSource{URI: blog, Fetched: watFetched, Links: 3, Backlinks: 2, ContentBacklinks: 2, Source: "wat:" + wat + "#1"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LinkSource(%q) (-want +got):\n%s", blog, diff)
+	}
+	for _, uri := range []string{fi, gone, lonely} {
+		if _, err := s.LinkSource(ctx, uri); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("LinkSource(%q): %v, want ErrNotFound", uri, err)
+		}
+	}
+	links, err := s.Links(ctx, blog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLinks := []store.Link{{URI: fi, Anchor: "intro guide"}, {URI: gone, Anchor: "old page"}, {URI: fi}}
+	if diff := cmp.Diff(wantLinks, links); diff != "" {
+		t.Errorf("Links(%q) (-want +got):\n%s", blog, diff)
+	}
+	lt, err := s.LinkTotals(ctx)
+	if err != nil || lt.Sources != 3 || lt.Links != 7 {
+		t.Errorf("LinkTotals() = %+v, %v; want 3 sources, 7 links", lt, err)
+	}
+	total, err := s.Totals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total.Pages != fixtureStats.Pages || total.Links != fixtureStats.Links || total.Skipped[commoncrawl.ReasonBadJSON] != 1 {
+		t.Errorf("Totals() = %+v; want the fixture web's pages and links and the bad WAT record", total)
+	}
+
+	// A second run finds every record done.
+	again, err := s.IngestWAT(ctx, []string{wat}, store.IngestOptions{})
+	if err != nil || again.Sources != 0 || again.Records != 0 || again.Resumed != 9 {
+		t.Errorf("second IngestWAT = %+v, %v; want nothing read, 9 records passed over", again, err)
+	}
+}
+
+// TestIngestWATThenPage ingests a capture of a link source's page: the
+// page takes the link source's place, its own links count instead, and
+// the in-degrees follow.
+func TestIngestWATThenPage(t *testing.T) {
+	s, _ := watStore(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	w := warc.NewWriter(&buf, true)
+	body := `<html><head><title>Blog</title></head><body><p>Read the <a href="https://files.example.org/docs/guide/intro.html">widget guide</a>.</p></body></html>`
+	if err := w.WriteResponse(blog, watFetched, 200, http.Header{"Content-Type": {"text/html"}}, []byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "blog.warc.gz")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.IngestWARC(ctx, []string{path}, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LinkSource(ctx, blog); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("LinkSource(%q) after its page was ingested: %v, want ErrNotFound", blog, err)
+	}
+	got, err := s.Backlinks(ctx, gone, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].URI != wiki {
+		t.Errorf("Backlinks(gone) = %+v, want wiki alone: the page does not link to gone", got)
+	}
+	got, err = s.Backlinks(ctx, fi, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []backlink.Backlink{
+		{URI: dt, Rank: 1, Level: 1}, {URI: blog, Rank: 2, Level: 1}, {URI: d0, Rank: 3, Level: 1},
+		{URI: f0, Rank: 4, Level: 1}, {URI: fg, Rank: 5, Level: 1}, {URI: news, Rank: 6, Level: 1, Anchors: []string{"the intro"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Backlinks(fi) after the blog page was ingested (-want +got):\n%s", diff)
+	}
+	info, err := s.PageInfo(ctx, blog)
+	if err != nil || info.Backlinks != 2 {
+		t.Errorf("PageInfo(blog) = %+v, %v; want a page with 2 backlinks (news, wiki)", info, err)
+	}
+}
+
+// TestIngestWATResume interrupts an ingest and runs it again: the store
+// ends up as one uninterrupted run leaves it.
+func TestIngestWATResume(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	wat := filepath.Join(dir, "links.wat.gz")
+	records := writeWATFixture(t, wat)
+	s, err := store.Open(filepath.Join(dir, "resume.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cctx, cancel := context.WithCancel(ctx)
+	cut, err := s.IngestWAT(cctx, []string{wat}, store.IngestOptions{BatchSize: 1, Progress: func(p store.Progress) {
+		if p.Files >= 4 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted IngestWAT: %v, want context.Canceled", err)
+	}
+	partial, err := s.LinkTotals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if partial.Sources == 0 || partial.Sources != cut.Sources || partial.Links != cut.Links {
+		t.Errorf("interrupted IngestWAT reported %+v, the store holds %+v; want the same, not empty", cut, partial)
+	}
+	st, err := s.IngestWAT(ctx, []string{wat}, store.IngestOptions{BatchSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Resumed == 0 || st.Resumed+st.Records != records || st.Skipped[store.ReasonDuplicate] != 1 {
+		t.Errorf("second run = %+v; want some records resumed, the rest read, one duplicate (blog's later capture)", st)
+	}
+	whole, err := s.LinkTotals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// In a store without the fixture web, f0 becomes a link source too.
+	if whole.Sources != 4 || whole.Links != 8 {
+		t.Errorf("LinkTotals after resuming = %+v, want 4 sources and 8 links", whole)
+	}
+	got, err := s.Backlinks(ctx, gone, 0)
+	if err != nil || len(got) != 3 || got[0].URI != blog {
+		t.Errorf("Backlinks(gone) after resuming = %+v, %v; want blog first of 3", got, err)
+	}
+}
+
+// TestIngestWATBroken reads a file cut short and a file that is not WAT
+// beside a good one, and refuses a missing file.
+func TestIngestWATBroken(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.wat.gz")
+	writeWATFixture(t, good)
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.wat.gz")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(text, []byte("not a WAT file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(filepath.Join(dir, "broken.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, err := s.IngestWAT(ctx, []string{cut, text, good}, store.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Skipped[commoncrawl.ReasonBadRecord] != 2 || st.Sources != 4 {
+		t.Errorf("IngestWAT = %+v; want 2 bad records (the cut file, the text file) and the good file's 4 sources", st)
+	}
+	total, err := s.Totals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total.Skipped[commoncrawl.ReasonBadRecord] != 2 {
+		t.Errorf("Totals().Skipped = %v, want the 2 bad records recorded", total.Skipped)
+	}
+	if _, err := s.IngestWAT(ctx, []string{filepath.Join(dir, "absent.wat.gz")}, store.IngestOptions{}); err == nil {
+		t.Error("IngestWAT of a missing file: no error")
+	}
+	ro, err := store.Open(s.Path(), &store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := ro.IngestWAT(ctx, []string{good}, store.IngestOptions{}); !errors.Is(err, store.ErrReadOnly) {
+		t.Errorf("IngestWAT on a read-only store: %v, want ErrReadOnly", err)
+	}
+}
+
+// TestSchemaVersion1 opens a store file of schema version 1 (the fixture
+// web, with what version 2 added taken out again): read-only it serves
+// as it is; writable it is upgraded in place and takes link records.
+func TestSchemaVersion1(t *testing.T) {
+	ctx := context.Background()
+	_, m := store.FixtureWeb(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "v1.db")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.IngestManifest(ctx, m, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`DROP TRIGGER rank_link_sources; DROP TRIGGER page_replaces_link_source;
+		DROP TABLE link_records; DROP TABLE link_sources;
+		UPDATE meta SET value = '1' WHERE key = 'schema_version'`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	wantFi := []backlink.Backlink{{URI: dt, Rank: 1, Level: 1}, {URI: d0, Rank: 2, Level: 1}, {URI: f0, Rank: 3, Level: 1}, {URI: fg, Rank: 4, Level: 1}}
+	ro, err := store.Open(path, &store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only Open of a version 1 file: %v", err)
+	}
+	got, err := ro.Backlinks(ctx, fi, 0)
+	if err != nil || !cmp.Equal(wantFi, got) {
+		t.Errorf("version 1, read-only: Backlinks(fi) = %v, %v; want %v", got, err, wantFi)
+	}
+	if lt, err := ro.LinkTotals(ctx); err != nil || lt.Sources != 0 {
+		t.Errorf("version 1, read-only: LinkTotals() = %+v, %v; want none", lt, err)
+	}
+	if _, err := ro.LinkSource(ctx, blog); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("version 1, read-only: LinkSource: %v, want ErrNotFound", err)
+	}
+	if links, err := ro.Links(ctx, blog); err != nil || len(links) != 0 {
+		t.Errorf("version 1, read-only: Links(blog) = %v, %v; want none", links, err)
+	}
+	ro.Close()
+
+	rw, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatalf("Open of a version 1 file: %v", err)
+	}
+	defer rw.Close()
+	got, err = rw.Backlinks(ctx, fi, 0)
+	if err != nil || !cmp.Equal(wantFi, got) {
+		t.Errorf("upgraded: Backlinks(fi) = %v, %v; want %v", got, err, wantFi)
+	}
+	wat := filepath.Join(dir, "links.wat.gz")
+	writeWATFixture(t, wat)
+	st, err := rw.IngestWAT(ctx, []string{wat}, store.IngestOptions{})
+	if err != nil || st.Sources != 3 {
+		t.Errorf("upgraded: IngestWAT = %+v, %v; want 3 sources", st, err)
+	}
+}
+
+// TestLinkStatsString pins the summary line.
+func TestLinkStatsString(t *testing.T) {
+	st := watFixtureStats
+	st.Resumed = 4
+	st.Duration = 1500 * time.Millisecond
+	want := "3 link sources, 7 link records from 9 WAT records, skipped: 1 bad-json, 1 duplicate, 1 no-links, " +
+		"1 not-metadata, 1 not-response, 1 page-in-store; links dropped: 1 self-link, 4 already ingested in 1.5s"
+	if got := st.String(); got != want {
+		t.Errorf("LinkStats.String() = %q, want %q", got, want)
+	}
+	if !strings.HasPrefix(store.LinkStats{}.String(), "0 link sources, 0 link records in") {
+		t.Errorf("LinkStats{}.String() = %q", store.LinkStats{}.String())
+	}
+}
