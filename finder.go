@@ -143,13 +143,22 @@ type Result struct {
 type Evidence struct {
 	Trace
 	located *backlink.Located
+	// anchors are the provider's anchor texts (Backlink.Anchors), used
+	// when the page itself could not be had.
+	anchors []string
 }
 
 // Draw returns the words the page gives for radius r, without navigation
-// links' words when nav is false.
+// links' words when nav is false. Evidence kept from a provider's anchor
+// texts alone (the page could not be fetched) gives its anchor words for
+// every radius: nothing else of the page is known.
 func (e *Evidence) Draw(r backlink.Radius, nav bool) []string {
 	if e.located == nil {
-		return nil
+		var out []string
+		for _, a := range e.anchors {
+			out = append(out, lexsig.Tokenize(a)...)
+		}
+		return out
 	}
 	return e.located.Words(r, nav)
 }
@@ -257,6 +266,13 @@ func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Bac
 func (f *Finder) gather(ctx context.Context, filters *filter.Filters, target string, l backlink.Backlink) *Evidence {
 	e := &Evidence{Trace: Trace{Backlink: l}}
 	page, err := f.Fetcher.Fetch(ctx, l.URI)
+	if (err != nil || !filter.IsSuccess(page.Status)) && len(l.Anchors) > 0 && ctx.Err() == nil {
+		// A link record without a copy of the page: its anchor texts are
+		// all there is, and no filter can judge a page not seen.
+		e.Kept, e.anchors = true, l.Anchors
+		e.Reason = "page not fetched; anchor texts from the backlink provider"
+		return e
+	}
 	if err != nil {
 		e.Filter, e.Reason = FilterFetch, err.Error()
 		return e

@@ -321,3 +321,26 @@ func TestFinderStrategy(t *testing.T) {
 		t.Errorf("Find with a strategy: %d candidates, %d traces, want 1 and 6", len(res.Candidates), len(res.Backlinks))
 	}
 }
+
+// TestFinderAnchors: a backlink known only from link records (its page
+// cannot be fetched) gives the provider's anchor texts.
+func TestFinderAnchors(t *testing.T) {
+	f, queries := fakeFinder(t, relink.Config{})
+	f.Backlinks = backlink.ProviderFunc(func(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
+		return []backlink.Backlink{
+			{URI: "https://crawl.example/only-in-wat", Rank: 1, Level: 1, Anchors: []string{"Sourdough feeding"}},
+			{URI: "https://e.example/gone", Rank: 2, Level: 1}, // 404, no anchors: rejected
+		}, nil
+	})
+	res, err := f.Find(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Backlinks) != 2 || !res.Backlinks[0].Kept || res.Backlinks[0].Words != 2 || res.Backlinks[1].Kept {
+		t.Errorf("traces = %+v, want the link record kept with 2 words and the gone page rejected", res.Backlinks)
+	}
+	want := []lexsig.Query{{Terms: []string{"sourdough", "feeding"}}}
+	if diff := cmp.Diff(want, *queries); diff != "" {
+		t.Errorf("queries (-want +got):\n%s", diff)
+	}
+}

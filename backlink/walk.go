@@ -66,7 +66,7 @@ func Neighborhood(ctx context.Context, p Provider, target string, depth, limit i
 				}
 				seen[c] = true
 				rank++
-				out = append(out, Backlink{URI: b.URI, Rank: rank, Level: level, Via: asked[i]})
+				out = append(out, Backlink{URI: b.URI, Rank: rank, Level: level, Via: asked[i], Anchors: b.Anchors})
 				frontier = append(frontier, c)
 			}
 		}
