@@ -184,12 +184,7 @@ func (f *Finder) Find(ctx context.Context, uri string) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{URI: target}
-	for _, e := range evidence {
-		if e.Kept {
-			e.Words = len(e.Draw(f.Config.Radius, !f.Config.ExcludeNav))
-		}
-		res.Backlinks = append(res.Backlinks, e.Trace)
-	}
+	res.Backlinks = traces(evidence, f.Config.Radius, !f.Config.ExcludeNav)
 	res.Signature, err = f.Signature(ctx, evidence, f.Config.Radius, !f.Config.ExcludeNav)
 	if err != nil {
 		return nil, err
@@ -225,12 +220,7 @@ func (f *Finder) findWith(ctx context.Context, target string) (*Result, error) {
 		}
 	}
 	res := &Result{URI: target}
-	for _, e := range evidence {
-		if e.Kept {
-			e.Words = len(e.Draw(backlink.Anchor, true))
-		}
-		res.Backlinks = append(res.Backlinks, e.Trace)
-	}
+	res.Backlinks = traces(evidence, backlink.Anchor, true)
 	o, err := f.Strategy.Find(ctx, clues, Tools{DF: f.DF, Searcher: f.Searcher, Fetcher: f.Fetcher, Results: f.Config.results()})
 	if err != nil {
 		return nil, err
@@ -240,6 +230,19 @@ func (f *Finder) findWith(ctx context.Context, target string) (*Result, error) {
 		res.Query = o.Queries[0]
 	}
 	return res, nil
+}
+
+// traces returns the audit trail of evidence, each kept page with the
+// number of words it gives for radius r.
+func traces(evidence []*Evidence, r backlink.Radius, nav bool) []Trace {
+	out := make([]Trace, 0, len(evidence))
+	for _, e := range evidence {
+		if e.Kept {
+			e.Words = len(e.Draw(r, nav))
+		}
+		out = append(out, e.Trace)
+	}
+	return out
 }
 
 // Gather fetches, filters and locates every backlink page concurrently (at
