@@ -37,20 +37,31 @@ func TestDoBound(t *testing.T) {
 }
 
 func TestDoFirstError(t *testing.T) {
+	// Calls after the failing one block until their context is cancelled,
+	// so the bound below does not depend on scheduling: each of the other
+	// workers may hold one such call, and none may start another after the
+	// failure cancels them. Their own context errors must not replace the
+	// first error.
+	const limit = 4
 	boom := errors.New("boom")
 	var calls atomic.Int32
-	err := par.Do(context.Background(), 1000, 2, func(ctx context.Context, i int) error {
+	err := par.Do(context.Background(), 1000, limit, func(ctx context.Context, i int) error {
 		calls.Add(1)
-		if i == 3 {
+		switch {
+		case i < 3:
+			return nil
+		case i == 3:
 			return boom
+		default:
+			<-ctx.Done()
+			return ctx.Err()
 		}
-		return nil
 	})
 	if !errors.Is(err, boom) {
 		t.Fatalf("Do = %v, want boom", err)
 	}
-	if c := calls.Load(); c > 10 {
-		t.Errorf("%d calls after the failure at 3, want the rest not started", c)
+	if c, most := calls.Load(), int32(4+limit-1); c > most {
+		t.Errorf("%d calls, want at most %d: the rest not started after the failure at 3", c, most)
 	}
 }
 
