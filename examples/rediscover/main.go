@@ -183,10 +183,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 	defer s.Close()
 	view := s.WithMissing(target)
 
-	reqRate := rate.Limit(*rateFlag)
-	if math.IsInf(*rateFlag, 1) {
-		reqRate = rate.Inf
-	}
+	reqRate := rate.Limit(*rateFlag) // +Inf ("inf") means no limit to the providers
 	var searcher lexsig.Searcher = view
 	var eng *engine
 	if *search != "store" {

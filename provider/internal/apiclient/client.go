@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"sync"
 	"time"
@@ -137,8 +138,11 @@ func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
 func (c *Client) init() {
 	c.once.Do(func() {
 		r, b := c.Rate, c.Burst
-		if r <= 0 {
+		switch {
+		case r <= 0:
 			r = DefaultRate
+		case math.IsInf(float64(r), 1):
+			r = rate.Inf // a parsed "inf": rate.Limiter lets +Inf through only by NaN arithmetic
 		}
 		if b <= 0 {
 			b = DefaultBurst

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -530,6 +531,28 @@ func TestRateLimitWaitPastDeadline(t *testing.T) {
 	}
 }
 
+// TestRateInfinity checks that +Inf, what strconv.ParseFloat makes of
+// "inf", means no limit as rate.Inf does: many requests at once, no wait.
+func TestRateInfinity(t *testing.T) {
+	h, n := sequence(answer{200, nil, goodBody})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	c := newClient()
+	c.Rate = rate.Limit(math.Inf(1))
+	// A limiter that counted tokens at this rate would stop here: its
+	// arithmetic gives NaN, not "no limit".
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i := range 20 {
+		if err := c.GetJSON(ctx, newRequest(t, srv.URL, "/"), new(payload)); err != nil {
+			t.Fatalf("GetJSON() #%d = %v", i+1, err)
+		}
+	}
+	if got := n.Load(); got != 20 {
+		t.Errorf("server saw %d requests, want 20", got)
+	}
+}
+
 func TestNewGet(t *testing.T) {
 	base, err := apiclient.ParseBaseURL("test", "https://api.example/v1/search?country=gb&q=old", "")
 	if err != nil {
@@ -558,12 +581,17 @@ func TestParseBaseURL(t *testing.T) {
 		{"other scheme", "ftp://example.com/", "", "", true},
 		{"no host", "https:///path", "", "", true},
 		{"unparsable", "http://[::1", "", "", true},
+		{"unparsable with a password", "http://user:hunter2@[::1", "", "", true},
+		{"password in another scheme", "ftp://user:hunter2@example.com/", "", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := apiclient.ParseBaseURL("svc", tt.raw, tt.fallback)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("ParseBaseURL(%q) = %v, want error %v", tt.raw, err, tt.wantErr)
+			}
+			if err != nil && strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("ParseBaseURL(%q) = %v, which shows the password", tt.raw, err)
 			}
 			if err == nil && got.String() != tt.want {
 				t.Errorf("ParseBaseURL(%q) = %q, want %q", tt.raw, got, tt.want)

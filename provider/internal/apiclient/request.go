@@ -15,8 +15,12 @@ func ParseBaseURL(service, raw, fallback string) (*url.URL, error) {
 		raw = fallback
 	}
 	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s: base URL %q is not an absolute http or https URL", service, raw)
+	if err != nil {
+		// The raw text may hold a password; url.Parse's error quotes it.
+		return nil, fmt.Errorf("%s: base URL is not a URL", service)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%s: base URL %q is not an absolute http or https URL", service, u.Redacted())
 	}
 	return u, nil
 }
