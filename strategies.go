@@ -22,10 +22,11 @@ import (
 type LinkSignature struct {
 	// Radius is where words are drawn (§3.2 "Radius").
 	Radius backlink.Radius
-	// Nav counts navigation links, as the paper did. When false, they are
-	// left out, unless no other link gives a word: a page that only
-	// navigation links point to is then still searched for (unlike the
-	// grid's "-nonav" methods, which find nothing for it).
+	// Nav counts every link, navigation included, as the paper did. When
+	// false, navigation links and links whose text is their own address
+	// (backlink.Link.Address) are left out, unless no other link gives a
+	// word: a page that only such links point to is then still searched
+	// for (unlike the grid's "-nonav" methods, which find nothing for it).
 	Nav bool
 	// Size is the signature size; zero means DefaultTerms.
 	Size int
@@ -51,9 +52,12 @@ func (LinkSignature) UsesArchive() bool { return false }
 
 // Find searches the signature.
 func (s LinkSignature) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
-	words := c.words(s.Radius, s.Nav)
-	if len(words) == 0 && !s.Nav {
-		words = c.words(s.Radius, true)
+	var words [][]string
+	if !s.Nav {
+		words = c.words(s.Radius, describing)
+	}
+	if len(words) == 0 {
+		words = c.words(s.Radius, nil)
 	}
 	tf := map[string]int{}
 	for _, w := range words {
@@ -120,8 +124,8 @@ func (AnchorPhrase) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, erro
 	return out, err
 }
 
-// Combined ranks the anchor words (navigation links left out, unless no
-// other link has words) together with the words of the missing URI by
+// Combined ranks the anchor words (navigation links and address links left
+// out, unless no other link has words) together with the words of the missing URI by
 // TF-IDF and searches the top Size (zero means DefaultTerms).
 type Combined struct {
 	Size int
@@ -141,9 +145,9 @@ func (Combined) UsesArchive() bool { return false }
 // Find searches the combined signature.
 func (s Combined) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 	tf := map[string]int{}
-	words := c.words(backlink.Anchor, false)
+	words := c.words(backlink.Anchor, describing)
 	if len(words) == 0 {
-		words = c.words(backlink.Anchor, true)
+		words = c.words(backlink.Anchor, nil)
 	}
 	for _, w := range words {
 		lexsig.CountInto(tf, w)
@@ -396,7 +400,7 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 	}
 	if s.Fetch && t.Fetcher != nil {
 		ctxWords := map[string]int{}
-		for _, w := range c.words(10, false) {
+		for _, w := range c.words(10, describing) {
 			lexsig.CountInto(ctxWords, w)
 		}
 		sims := make([]float64, depth)

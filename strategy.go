@@ -87,28 +87,63 @@ func (t Tools) search(ctx context.Context, out *Outcome, q lexsig.Query) ([]lexs
 	return res, nil
 }
 
-// located returns the kept evidence's located links.
-func (c *Clues) located() []*backlink.Located {
-	var out []*backlink.Located
+// links returns the evidence's links to target, the missing page: the
+// located page's, or, for evidence known only from the backlink provider's
+// anchor texts, one link per anchor text (never navigation, an address
+// when its text is one).
+func (e *Evidence) links(target string) []backlink.Link {
+	if e.located != nil {
+		return e.located.Links()
+	}
+	out := make([]backlink.Link, len(e.anchors))
+	for i, a := range e.anchors {
+		out[i] = backlink.Link{URI: target, Anchor: strings.Join(lexsig.Tokenize(a), " "), Address: backlink.IsAddress(a, target)}
+	}
+	return out
+}
+
+// kept returns the evidence that was kept.
+func (c *Clues) kept() []*Evidence {
+	var out []*Evidence
 	for _, e := range c.Evidence {
-		if e != nil && e.Kept && e.located != nil {
-			out = append(out, e.located)
+		if e != nil && e.Kept {
+			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// words returns the words of every kept backlink page for radius r, with or
-// without navigation links.
-func (c *Clues) words(r backlink.Radius, nav bool) [][]string {
+// words returns the words of every kept backlink page for radius r around
+// the links keep accepts (every link when keep is nil). Evidence known only
+// from anchor texts gives the words of the anchors keep accepts, whatever
+// the radius.
+func (c *Clues) words(r backlink.Radius, keep func(backlink.Link) bool) [][]string {
 	var out [][]string
-	for _, l := range c.located() {
-		if w := l.Words(r, nav); len(w) > 0 {
+	for _, e := range c.kept() {
+		var w []string
+		if e.located != nil {
+			w = e.located.WordsOf(r, keep)
+		} else {
+			for _, l := range e.links(c.URI) {
+				if keep == nil || keep(l) {
+					w = append(w, strings.Fields(l.Anchor)...)
+				}
+			}
+		}
+		if len(w) > 0 {
 			out = append(out, w)
 		}
 	}
 	return out
 }
+
+// describing reports whether a link's text may describe the page it points
+// to: it is not navigation and not the link's own address written out
+// (backlink.Link.Address), whose words are the URI's.
+func describing(l backlink.Link) bool { return !l.Nav && !l.Address }
+
+// anyLink keeps every link but those whose text is their own address.
+func anyLink(l backlink.Link) bool { return !l.Address }
 
 // Phrase is an anchor text used by the backlinks, with how many backlink
 // pages use it.
@@ -123,15 +158,16 @@ type Phrase struct {
 // Phrases returns the anchor texts of the backlinks' links to the missing
 // page, most used first (then fewer words, then by text). Navigation links
 // are counted only when no other link has words: a "next" or sidebar
-// anchor says less about the page than the link a person wrote. Each page
-// counts a phrase once.
+// anchor says less about the page than the link a person wrote. A link
+// whose text is its own address (backlink.Link.Address) never counts: it
+// names the old URI, not the page. Each page counts a phrase once.
 func (c *Clues) Phrases() []Phrase {
-	for _, nav := range []bool{false, true} {
+	for _, keep := range []func(backlink.Link) bool{describing, anyLink} {
 		count := map[string]int{}
-		for _, l := range c.located() {
+		for _, e := range c.kept() {
 			seen := map[string]bool{}
-			for _, link := range l.Links() {
-				if link.Nav && !nav {
+			for _, link := range e.links(c.URI) {
+				if !keep(link) {
 					continue
 				}
 				key := strings.Join(lexsig.Tokenize(link.Anchor), " ")

@@ -344,3 +344,62 @@ func TestFinderAnchors(t *testing.T) {
 		t.Errorf("queries (-want +got):\n%s", diff)
 	}
 }
+
+// TestCluesAddresses: a link whose text is the missing page's own address
+// gives no anchor phrase and no words to the signatures that leave such
+// links out, whether it was read on a page or is an anchor text known only
+// from the backlink provider; the paper's signature still counts it.
+func TestCluesAddresses(t *testing.T) {
+	const sitemapURI = "https://g.example/sitemap"
+	sitemap := `<html><body>` + filler + `<ul><li><a href="https://example.org/guides/sourdough-starter">example.org/guides/sourdough-starter</a></li></ul></body></html>`
+	f, _ := fakeFinder(t, relink.Config{})
+	fake := f.Fetcher
+	f.Fetcher = filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
+		if uri == sitemapURI {
+			return &filter.Page{URI: uri, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(sitemap)}, nil
+		}
+		return fake.Fetch(ctx, uri)
+	})
+	gather := func(links ...backlink.Backlink) *relink.Clues {
+		t.Helper()
+		ev, err := f.Gather(context.Background(), target, links)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &relink.Clues{URI: target, Evidence: ev}
+	}
+	page := backlink.Backlink{URI: sitemapURI, Rank: 1, Level: 1}
+	record := backlink.Backlink{URI: "https://crawl.example/only-in-wat", Rank: 2, Level: 1,
+		Anchors: []string{"https://example.org/guides/sourdough-starter", "Starter feeding"}}
+
+	queryOf := func(c *relink.Clues, s relink.Strategy) string {
+		t.Helper()
+		a := &answers{}
+		if _, err := s.Find(context.Background(), c, tools(a)); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(a.asked, " | ")
+	}
+	both := gather(page, record)
+	if diff := cmp.Diff([]relink.Phrase{{Words: []string{"starter", "feeding"}, Pages: 1}}, both.Phrases()); diff != "" {
+		t.Errorf("Phrases (-want +got):\n%s", diff)
+	}
+	// tools' DF: starter ln(25), feeding ln(1000); the address's words
+	// (example, org, guides, sourdough, starter) are left out.
+	if got, want := queryOf(both, relink.LinkSignature{Radius: backlink.Anchor, Size: 3}), "feeding starter"; got != want {
+		t.Errorf("content signature searched %q, want %q", got, want)
+	}
+	// Every link counts, the two addresses too: example and org (DF 0,
+	// read as 1) 2×ln(1000) each, sourdough 2×ln(200), starter 3×ln(25).
+	if got, want := queryOf(both, relink.LinkSignature{Radius: backlink.Anchor, Nav: true, Size: 4}), "example org sourdough starter"; got != want {
+		t.Errorf("paper's signature searched %q, want %q (every link counts)", got, want)
+	}
+
+	only := gather(page)
+	if got := only.Phrases(); len(got) != 0 {
+		t.Errorf("Phrases of an address alone = %v, want none", got)
+	}
+	if got, want := queryOf(only, relink.LinkSignature{Radius: backlink.Anchor, Size: 3}), "example org sourdough"; got != want {
+		t.Errorf("content signature of an address alone searched %q, want %q (its words, as no other link has any)", got, want)
+	}
+}

@@ -51,6 +51,38 @@ func ExampleLocate() {
 	// [rediscovering missing web pages]
 }
 
+func ExampleLocated_WordsOf() {
+	page := `<ul>
+<li><a href="/api/open.html">Opening a database</a>
+<li><a href="/api/open.html">https://db.example/api/open.html</a>
+</ul>`
+	loc, err := backlink.Locate([]byte(page), "https://db.example/sitemap.html", "https://db.example/api/open.html")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, l := range loc.Links() {
+		fmt.Printf("%q address=%v\n", l.Anchor, l.Address)
+	}
+	// The words of links that describe the page, not those that spell
+	// out its address:
+	fmt.Println(loc.WordsOf(backlink.Anchor, func(l backlink.Link) bool { return !l.Address }))
+	// Output:
+	// "Opening a database" address=false
+	// "https db example api open html" address=true
+	// [Opening a database]
+}
+
+func ExampleIsAddress() {
+	target := "https://www.sqlite.org/releaselog/3_0_3.html"
+	for _, text := range []string{"releaselog/3_0_3.html", "sqlite.org/releaselog/3_0_3.html", "Version 3.0.3"} {
+		fmt.Println(text, backlink.IsAddress(text, target))
+	}
+	// Output:
+	// releaselog/3_0_3.html true
+	// sqlite.org/releaselog/3_0_3.html true
+	// Version 3.0.3 false
+}
+
 func ExampleParse() {
 	doc, err := backlink.Parse([]byte(readingList), "http://course.example.edu/web/week3.html")
 	if err != nil {

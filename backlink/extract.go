@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/linkrot/relink/canon"
 )
@@ -33,6 +34,12 @@ type Link struct {
 	Nav bool
 	// Rel is the rel attribute as written, or "".
 	Rel string
+	// Address marks a link whose visible text is the link's own address
+	// written out rather than words about the page: the target URI, with
+	// or without its scheme, or a tail of its path holding a "/" or a "."
+	// ("https://example.org/a/b.html", "example.org/a/b.html",
+	// "a/b.html", "b.html"). Its words are the URI's, not a description.
+	Address bool
 	// Start and End bound the anchor in the page's word sequence (as Words
 	// returns it): the anchor's words are words[Start:End]. A word only
 	// partly inside the anchor ("re<a>link</a>" renders as one word) counts
@@ -156,15 +163,29 @@ func (l *Located) Links() []Link {
 // "top", "index" or "contents"; the package documentation ("Navigation
 // links") spells the rules out.
 func (l *Located) Words(r Radius, nav bool) []string {
+	if nav {
+		return l.WordsOf(r, nil)
+	}
+	return l.WordsOf(r, func(k Link) bool { return !k.Nav })
+}
+
+// WordsOf is Words for the links keep accepts (every link when keep is
+// nil): for each, in page order, its anchor words and r words on each
+// side; for Page, every word of the page whatever keep says. The result
+// is empty when keep accepts no link.
+func (l *Located) WordsOf(r Radius, keep func(Link) bool) []string {
 	if r < Page {
 		r = Page
 	}
-	return selectWords(l.text, l.words, l.links, r, nav)
+	if keep == nil {
+		keep = func(Link) bool { return true }
+	}
+	return selectWords(l.text, l.words, l.links, r, keep)
 }
 
-// selectWords draws the words for radius r around links from a page's text
-// and words.
-func selectWords(text []byte, ws []span, links []Link, r Radius, nav bool) []string {
+// selectWords draws the words for radius r around the links keep accepts
+// from a page's text and words.
+func selectWords(text []byte, ws []span, links []Link, r Radius, keep func(Link) bool) []string {
 	if r == Page {
 		return appendWords(make([]string, 0, len(ws)), text, ws)
 	}
@@ -175,7 +196,7 @@ func selectWords(text []byte, ws []span, links []Link, r Radius, nav bool) []str
 	}
 	words, size := 0, 0
 	for _, l := range links {
-		if l.Nav && !nav {
+		if !keep(l) {
 			continue
 		}
 		w := window(l)
@@ -193,7 +214,7 @@ func selectWords(text []byte, ws []span, links []Link, r Radius, nav bool) []str
 	var b strings.Builder
 	b.Grow(size)
 	for _, l := range links {
-		if l.Nav && !nav {
+		if !keep(l) {
 			continue
 		}
 		if w := window(l); len(w) > 0 {
@@ -203,7 +224,7 @@ func selectWords(text []byte, ws []span, links []Link, r Radius, nav bool) []str
 	all := b.String()
 	off := 0
 	for _, l := range links {
-		if l.Nav && !nav {
+		if !keep(l) {
 			continue
 		}
 		w := window(l)
@@ -283,14 +304,87 @@ func (w *walker) link(l *rawLink, uri string) Link {
 		anchor = strings.Join(appendWords(nil, w.text, w.words[first:last]), " ")
 	}
 	return Link{
-		URI:    uri,
-		Anchor: anchor,
-		Area:   l.area,
-		Nav:    l.nav || !l.area && navText(w.text[l.start:l.end]),
-		Rel:    l.rel,
-		Start:  first,
-		End:    last,
+		URI:     uri,
+		Anchor:  anchor,
+		Area:    l.area,
+		Nav:     l.nav || !l.area && navText(w.text[l.start:l.end]),
+		Rel:     l.rel,
+		Address: !l.area && l.end-l.start <= maxAddress && isAddress(string(w.text[l.start:l.end]), uri),
+		Start:   first,
+		End:     last,
 	}
+}
+
+// maxAddress bounds the length of a link text that isAddress reads: an
+// address longer than this is not one a person wrote out.
+const maxAddress = 2048
+
+// IsAddress reports whether text, the visible text of a link to target, is
+// the target's address written out rather than words about the page (see
+// Link.Address): the URI with or without its scheme, or a tail of its path
+// holding a "/" or a ".". Hosts compare without case and without a leading
+// "www."; paths compare as written or unescaped. A target that is not an
+// absolute URI gives false.
+func IsAddress(text, target string) bool {
+	t, err := canon.Canonicalize(target)
+	if err != nil || len(text) > maxAddress {
+		return false
+	}
+	return isAddress(text, t)
+}
+
+// isAddress is IsAddress for a canonical target.
+func isAddress(text, target string) bool {
+	s := strings.Trim(strings.TrimSpace(text), "<>()[]\"'")
+	if s == "" || strings.ContainsFunc(s, unicode.IsSpace) || !strings.ContainsAny(s, "./") {
+		return false
+	}
+	i := strings.Index(target, "://")
+	if i < 0 {
+		return false
+	}
+	want := []string{target[i+3:]}
+	if p, err := url.PathUnescape(want[0]); err == nil && p != want[0] {
+		want = append(want, p)
+	}
+	s = strings.TrimRight(s, "/")
+	if j := strings.Index(s, "://"); j >= 0 {
+		c, err := canon.Canonicalize(s)
+		if err != nil {
+			return false
+		}
+		s = c[strings.Index(c, "://")+3:]
+	}
+	whole := stripWWW(s)
+	tail := "/" + strings.TrimPrefix(strings.TrimPrefix(s, "./"), "/")
+	for _, w := range want {
+		if strings.EqualFold(hostOf(whole), hostOf(stripWWW(w))) && pathOf(whole) == pathOf(stripWWW(w)) ||
+			strings.HasSuffix(w, tail) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripWWW returns a host-and-path without a leading "www.".
+func stripWWW(s string) string {
+	if len(s) > 4 && strings.EqualFold(s[:4], "www.") {
+		return s[4:]
+	}
+	return s
+}
+
+// hostOf returns the part of a host-and-path before its first "/".
+func hostOf(s string) string {
+	if i := strings.IndexByte(s, '/'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// pathOf returns the part of a host-and-path from its first "/", or "".
+func pathOf(s string) string {
+	return s[len(hostOf(s)):]
 }
 
 // parseURI parses an absolute page URI; which names it in errors.
