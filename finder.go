@@ -221,7 +221,11 @@ func (f *Finder) findWith(ctx context.Context, target string) (*Result, error) {
 	}
 	res := &Result{URI: target}
 	res.Backlinks = traces(evidence, backlink.Anchor, true)
-	o, err := f.Strategy.Find(ctx, clues, Tools{DF: f.DF, Searcher: f.Searcher, Fetcher: f.Fetcher, Results: f.Config.results()})
+	// Strategies that combine several queries often share some (the
+	// paper's signature and the content signature of a page that has only
+	// content links): each is sent once.
+	searcher := &memoSearcher{s: f.Searcher}
+	o, err := f.Strategy.Find(ctx, clues, Tools{DF: f.DF, Searcher: searcher, Fetcher: f.Fetcher, Results: f.Config.results()})
 	if err != nil {
 		return nil, err
 	}

@@ -349,7 +349,9 @@ func (s Fusion) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 // text is to the words around the backlinks' links. A candidate that is
 // itself one of the backlink pages moves down: a page that links to the
 // missing page is not the missing page. Candidates after Depth keep their
-// order.
+// order. Base's queries ask for at least Depth results, so that there are
+// Depth candidates to order even when Tools.Results is smaller; the
+// Outcome then keeps the first Tools.Results.
 type Rerank struct {
 	Base  Strategy
 	Depth int
@@ -377,11 +379,24 @@ func (s Rerank) UsesArchive() bool { return s.Base.UsesArchive() }
 
 // Find runs Base and reorders its first candidates.
 func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
-	out, err := s.Base.Find(ctx, c, t)
-	if err != nil || len(out.Candidates) < 2 {
-		return out, err
+	want, depth := orDefault(t.Results, DefaultResults), orDefault(s.Depth, DefaultRerankDepth)
+	base := t
+	base.Results = max(want, depth)
+	out, err := s.Base.Find(ctx, c, base)
+	if err != nil {
+		return nil, err
 	}
-	depth := min(len(out.Candidates), orDefault(s.Depth, DefaultRerankDepth))
+	if len(out.Candidates) > 1 {
+		if err := s.reorder(ctx, c, t, out, min(len(out.Candidates), depth)); err != nil {
+			return nil, err
+		}
+	}
+	out.Candidates = out.Candidates[:min(len(out.Candidates), want)]
+	return out, nil
+}
+
+// reorder orders the first depth candidates of out anew.
+func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, depth int) error {
 	head := slices.Clone(out.Candidates[:depth])
 	phrases := c.Phrases()
 	backlinks := map[string]bool{}
@@ -421,7 +436,7 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out.Fetches += depth
 		for i := range keys {
@@ -437,7 +452,7 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 		out.Candidates[i] = head[j]
 		out.Candidates[i].Rank = i + 1
 	}
-	return out, nil
+	return nil
 }
 
 // rerankKey is what Rerank knows of one candidate.

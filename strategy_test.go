@@ -234,6 +234,25 @@ func TestRerank(t *testing.T) {
 	}
 }
 
+// TestRerankDepth: Rerank's base asks for Depth results even when the
+// caller wants fewer, and the caller gets the best of them.
+func TestRerankDepth(t *testing.T) {
+	a := &answers{results: map[string][]lexsig.Result{`"sourdough starter guide"`: {
+		result("https://example.org/rye", "Rye bread"),
+		result("https://example.org/spelt", "Spelt"),
+		result("https://example.org/guide", "The sourdough starter guide"),
+	}}}
+	tl := tools(a)
+	tl.Results = 1
+	o, err := relink.Rerank{Base: relink.AnchorPhrase{}, Depth: 3}.Find(context.Background(), clues(t), tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"https://example.org/guide"}, uris(o.Candidates)); diff != "" {
+		t.Errorf("Rerank of 3 for 1 result (-want +got):\n%s", diff)
+	}
+}
+
 func TestRerankFetch(t *testing.T) {
 	// Two candidates tie on their titles; the one whose text is like the
 	// backlinks' words comes first, and both fetches are counted.
@@ -319,6 +338,24 @@ func TestFinderStrategy(t *testing.T) {
 	}
 	if len(res.Candidates) != 1 || len(res.Backlinks) != 6 {
 		t.Errorf("Find with a strategy: %d candidates, %d traces, want 1 and 6", len(res.Candidates), len(res.Backlinks))
+	}
+}
+
+// TestFinderStrategyQueriesOnce: a query that two parts of a strategy
+// share is sent to the searcher once.
+func TestFinderStrategyQueriesOnce(t *testing.T) {
+	f, queries := fakeFinder(t, relink.Config{})
+	f.Strategy = relink.Fusion{Members: []relink.Strategy{relink.AnchorPhrase{}, relink.AnchorPhrase{}}}
+	res, err := f.Find(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []lexsig.Query{{Terms: []string{"sourdough", "starter", "guide"}, Phrase: true}}
+	if diff := cmp.Diff(want, *queries); diff != "" {
+		t.Errorf("queries sent (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, res.Queries); diff != "" {
+		t.Errorf("Result.Queries (-want +got):\n%s", diff)
 	}
 }
 
