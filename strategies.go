@@ -63,14 +63,18 @@ func (s LinkSignature) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, e
 	for _, w := range words {
 		lexsig.CountInto(tf, w)
 	}
-	return topTerms(ctx, t, tf, orDefault(s.Size, DefaultTerms), s.Mode)
+	return topTerms(ctx, t, tf, orDefault(s.Size, DefaultTerms), s.Mode, false)
 }
 
-// topTerms ranks tf by TF-IDF and searches the top k terms.
-func topTerms(ctx context.Context, t Tools, tf map[string]int, k int, mode lexsig.Mode) (*Outcome, error) {
+// topTerms ranks tf by TF-IDF and searches the top k terms, of those some
+// document holds when held is true.
+func topTerms(ctx context.Context, t Tools, tf map[string]int, k int, mode lexsig.Mode, held bool) (*Outcome, error) {
 	terms, err := lexsig.Rank(ctx, tf, t.DF)
 	if err != nil {
 		return nil, fmt.Errorf("relink: rank terms: %w", err)
+	}
+	if held {
+		terms = lexsig.Signature(terms).Held()
 	}
 	out := &Outcome{}
 	out.Candidates, err = t.search(ctx, out, lexsig.Signature(terms).Top(k).Query(mode))
@@ -78,14 +82,26 @@ func topTerms(ctx context.Context, t Tools, tf map[string]int, k int, mode lexsi
 }
 
 // URLTerms searches the words of the missing URI itself (URLWords), the
-// Size rarest first (zero means DefaultTerms): a moved page often keeps the words of its old path in
+// Size rarest first (zero means DefaultTerms), leaving out the words no
+// document holds: a moved page often keeps the words of its old path in
 // its title and text.
 type URLTerms struct {
 	Size int
+	// Mode combines the terms; the zero value is conjunctive. A path's
+	// words are often not all in the page ("AmbiVector_8h_source.html"
+	// for "AmbiVector.h Source File"): a disjunctive query still finds
+	// the page by the ones that are.
+	Mode lexsig.Mode
 }
 
-// Name returns "url-TERMS".
-func (s URLTerms) Name() string { return "url-" + strconv.Itoa(orDefault(s.Size, DefaultTerms)) }
+// Name returns "url-TERMS", or "url-or-TERMS" for a disjunctive query.
+func (s URLTerms) Name() string {
+	n := "url-"
+	if s.Mode == lexsig.Disjunctive {
+		n += "or-"
+	}
+	return n + strconv.Itoa(orDefault(s.Size, DefaultTerms))
+}
 
 // Terms returns the signature size.
 func (s URLTerms) Terms() int { return orDefault(s.Size, DefaultTerms) }
@@ -95,7 +111,7 @@ func (URLTerms) UsesArchive() bool { return false }
 
 // Find searches the URI's words.
 func (s URLTerms) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
-	return topTerms(ctx, t, lexsig.Count(URLWords(c.URI)), orDefault(s.Size, DefaultTerms), lexsig.Conjunctive)
+	return topTerms(ctx, t, lexsig.Count(URLWords(c.URI)), orDefault(s.Size, DefaultTerms), s.Mode, true)
 }
 
 // AnchorPhrase searches the backlinks' most used anchor text (Clues.Phrases)
@@ -153,7 +169,7 @@ func (s Combined) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error)
 		lexsig.CountInto(tf, w)
 	}
 	lexsig.CountInto(tf, URLWords(c.URI))
-	return topTerms(ctx, t, tf, orDefault(s.Size, DefaultTerms), lexsig.Conjunctive)
+	return topTerms(ctx, t, tf, orDefault(s.Size, DefaultTerms), lexsig.Conjunctive, true)
 }
 
 // Cascade tries its steps in order and stops at the first whose answer
@@ -580,7 +596,7 @@ func (s ArchiveSignature) Find(ctx context.Context, c *Clues, t Tools) (*Outcome
 	if err != nil {
 		return &Outcome{}, nil
 	}
-	return topTerms(ctx, t, lexsig.Count(ws), s.Terms(), lexsig.Conjunctive)
+	return topTerms(ctx, t, lexsig.Count(ws), s.Terms(), lexsig.Conjunctive, false)
 }
 
 // archived returns the decoded HTML of the archived copy, or nil when
@@ -599,40 +615,49 @@ func archived(c *Clues) []byte {
 
 // Best returns the project's best strategy that needs no archived copy:
 // Rerank over the Fusion of the anchor phrase, the paper's signature
-// (anchor text, 4 terms, every link), the same without navigation links
-// and the anchor words combined with the URI's words, the first 20
-// candidates ordered anew by their titles. It sends at most four queries
-// and fetches no candidate page.
+// (anchor text, 4 terms, every link), the same without navigation links,
+// the anchor words combined with the URI's words and a disjunctive query
+// of the URI's words, the first 20 candidates ordered anew by their
+// titles. It sends at most five queries and fetches no candidate page.
 func Best() Strategy {
-	return Strategies()[bestIndex]
+	_, best := strategies()
+	return best
 }
-
-const bestIndex = 7
 
 // Strategies returns the project's methods beyond the paper's grid, in the
 // order the experiment reports them: the anchor phrase, the URI's words
-// (2 and 4 terms), the anchor signature that prefers content links, the
-// anchor and URI words combined, a cascade, a fusion, the fusion reranked
-// without and with fetching candidates, and the three methods that read an
-// archived copy (its title, its own 5- and 7-term signature).
+// (2 and 4 terms, and 4 terms combined by OR), the anchor signature that
+// prefers content links, the anchor and URI words combined, a cascade, a
+// fusion, the fusion reranked without and with fetching candidates (Best),
+// and the three methods that read an archived copy (its title, its own 5-
+// and 7-term signature).
 func Strategies() []Strategy {
+	all, _ := strategies()
+	return all
+}
+
+// strategies returns Strategies and Best.
+func strategies() (all []Strategy, best Strategy) {
 	paper := LinkSignature{Radius: backlink.Anchor, Nav: true, Size: 4}
 	content := LinkSignature{Radius: backlink.Anchor, Size: 4}
 	phrase := AnchorPhrase{}
 	combined := Combined{Size: 4}
-	fusion := Fusion{Members: []Strategy{phrase, paper, content, combined}}
+	urlAny := URLTerms{Size: 4, Mode: lexsig.Disjunctive}
+	fusion := Fusion{Members: []Strategy{phrase, paper, content, combined, urlAny}}
+	best = Rerank{Base: fusion, Depth: 20}
 	return []Strategy{
 		phrase,
 		URLTerms{Size: 2},
 		URLTerms{Size: 4},
+		urlAny,
 		content,
 		combined,
 		Cascade{Steps: []Strategy{phrase, content, LinkSignature{Radius: backlink.Anchor, Size: 3}, combined}},
 		fusion,
-		Rerank{Base: fusion, Depth: 20},
+		best,
 		Rerank{Base: fusion, Depth: 20, Fetch: true},
 		ArchiveTitle{},
 		ArchiveSignature{Size: 5},
 		ArchiveSignature{Size: 7},
-	}
+	}, best
 }

@@ -22,6 +22,7 @@ func ExampleStrategies() {
 	// phrase terms=0 archive=false
 	// url-2 terms=2 archive=false
 	// url-4 terms=4 archive=false
+	// url-or-4 terms=4 archive=false
 	// sig-anchor-4-nonav terms=4 archive=false
 	// anchor+url-4 terms=4 archive=false
 	// cascade terms=4 archive=false

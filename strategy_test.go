@@ -94,6 +94,28 @@ func TestURLWords(t *testing.T) {
 	}
 }
 
+// TestURLTermsHeld: a word of the URI that no document holds would make a
+// conjunctive query find nothing; it is left out.
+func TestURLTermsHeld(t *testing.T) {
+	c := &relink.Clues{URI: "https://example.org/guides/zzqx-sourdough-starter.html"}
+	for _, tt := range []struct {
+		strategy relink.URLTerms
+		want     string
+	}{
+		// zzqx has DF 0 in tools' DF: the rarest, yet no page holds it.
+		{relink.URLTerms{Size: 2}, "sourdough starter"},
+		{relink.URLTerms{Size: 3, Mode: lexsig.Disjunctive}, "sourdough OR starter OR guides"},
+	} {
+		a := &answers{}
+		if _, err := tt.strategy.Find(context.Background(), c, tools(a)); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(a.asked, " | "); got != tt.want {
+			t.Errorf("%s searched %q, want %q", tt.strategy.Name(), got, tt.want)
+		}
+	}
+}
+
 func TestSimpleStrategies(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -313,7 +335,7 @@ func TestStrategyNames(t *testing.T) {
 	for _, s := range relink.Strategies() {
 		got = append(got, s.Name())
 	}
-	want := []string{"phrase", "url-2", "url-4", "sig-anchor-4-nonav", "anchor+url-4", "cascade", "fusion", "rerank", "rerank-fetch", "archive-title", "archive-ls5", "archive-ls7"}
+	want := []string{"phrase", "url-2", "url-4", "url-or-4", "sig-anchor-4-nonav", "anchor+url-4", "cascade", "fusion", "rerank", "rerank-fetch", "archive-title", "archive-ls5", "archive-ls7"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Strategies names (-want +got):\n%s", diff)
 	}

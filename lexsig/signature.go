@@ -19,6 +19,20 @@ func (s Signature) Top(k int) Signature {
 	return s[:k:k]
 }
 
+// Held returns the terms of s that some document holds (DF above 0), in
+// order, as a new signature. A term no document holds gets the highest
+// weight Rank can give, yet in a conjunctive query it matches nothing: a
+// word found only in links, or a word of a URI that no page's text uses.
+func (s Signature) Held() Signature {
+	out := make(Signature, 0, len(s))
+	for _, t := range s {
+		if t.DF > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Terms returns the text of each term of s, in order, as a new slice.
 func (s Signature) Terms() []string {
 	out := make([]string, len(s))

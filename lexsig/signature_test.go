@@ -54,6 +54,22 @@ func TestSignatureTopAppend(t *testing.T) {
 	}
 }
 
+// TestSignatureHeld: terms no document holds are left out, in order, and
+// the original is left alone.
+func TestSignatureHeld(t *testing.T) {
+	s := sig("linkonly", "sourdough", "nowhere", "starter")
+	s[0].DF, s[2].DF = 0, 0
+	if diff := cmp.Diff([]string{"sourdough", "starter"}, s.Held().Terms()); diff != "" {
+		t.Errorf("Held (-want +got):\n%s", diff)
+	}
+	if s[0].Text != "linkonly" || len(s) != 4 {
+		t.Errorf("Held changed its signature: %v", s.Terms())
+	}
+	if got := Signature(nil).Held(); len(got) != 0 {
+		t.Errorf("nil.Held() = %v, want empty", got)
+	}
+}
+
 func TestSignatureQueryAndString(t *testing.T) {
 	s := sig("behring", "smithsonian", "americans")
 	tests := []struct {

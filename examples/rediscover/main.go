@@ -20,7 +20,7 @@
 // -method paper (the default) is the paper's method, set with -depth,
 // -backlinks, -radius, -terms, -exclude-nav and -or. -method best is
 // relink.Best(), the project's best method that needs no archived copy,
-// and any name of relink.Strategies() (phrase, url-2, url-4,
+// and any name of relink.Strategies() (phrase, url-2, url-4, url-or-4,
 // sig-anchor-4-nonav, anchor+url-4, cascade, fusion, rerank, rerank-fetch,
 // archive-title, archive-ls5, archive-ls7) runs that method; the archive-*
 // methods need -archive. The queries sent, and a strategy's step, are
