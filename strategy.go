@@ -142,6 +142,11 @@ func (c *Clues) words(r backlink.Radius, keep func(backlink.Link) bool) [][]stri
 // (backlink.Link.Address), whose words are the URI's.
 func describing(l backlink.Link) bool { return !l.Nav && !l.Address }
 
+// wholePage reports whether a link describes the page and points at the
+// whole of it, not at a part (backlink.Link.Fragment): its text names the
+// page, not one of its sections.
+func wholePage(l backlink.Link) bool { return describing(l) && l.Fragment == "" }
+
 // anyLink keeps every link but those whose text is their own address.
 func anyLink(l backlink.Link) bool { return !l.Address }
 
@@ -156,13 +161,16 @@ type Phrase struct {
 }
 
 // Phrases returns the anchor texts of the backlinks' links to the missing
-// page, most used first (then fewer words, then by text). Navigation links
-// are counted only when no other link has words: a "next" or sidebar
-// anchor says less about the page than the link a person wrote. A link
-// whose text is its own address (backlink.Link.Address) never counts: it
-// names the old URI, not the page. Each page counts a phrase once.
+// page, most used first (then fewer words, then by text). Links to a part
+// of the page (with a fragment, backlink.Link.Fragment) are counted only
+// when no link to the whole page has words, and navigation links only
+// when no other link has any: "feeding" in a link to "#feeding", or a
+// "next" or sidebar anchor, says less about the page than the link a
+// person wrote to it. A link whose text is its own address
+// (backlink.Link.Address) never counts: it names the old URI, not the
+// page. Each page counts a phrase once.
 func (c *Clues) Phrases() []Phrase {
-	for _, keep := range []func(backlink.Link) bool{describing, anyLink} {
+	for _, keep := range []func(backlink.Link) bool{wholePage, describing, anyLink} {
 		count := map[string]int{}
 		for _, e := range c.kept() {
 			seen := map[string]bool{}

@@ -65,9 +65,10 @@ func uris(rs []lexsig.Result) []string {
 
 func TestPhrases(t *testing.T) {
 	got := clues(t).Phrases()
+	// The forum's "feeding a sourdough starter" links to a part of the
+	// page (#feed): the blog's link to the whole page names it.
 	want := []relink.Phrase{
 		{Words: []string{"sourdough", "starter", "guide"}, Pages: 1},
-		{Words: []string{"feeding", "a", "sourdough", "starter"}, Pages: 1},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Phrases (-want +got):\n%s", diff)
@@ -404,22 +405,20 @@ func TestFinderAnchors(t *testing.T) {
 	}
 }
 
-// TestCluesAddresses: a link whose text is the missing page's own address
-// gives no anchor phrase and no words to the signatures that leave such
-// links out, whether it was read on a page or is an anchor text known only
-// from the backlink provider; the paper's signature still counts it.
-func TestCluesAddresses(t *testing.T) {
-	const sitemapURI = "https://g.example/sitemap"
-	sitemap := `<html><body>` + filler + `<ul><li><a href="https://example.org/guides/sourdough-starter">example.org/guides/sourdough-starter</a></li></ul></body></html>`
+// cluesFrom returns a function that gathers the clues for target from
+// the given backlinks, whose pages are the fake web's and the given
+// pages' bodies (each after filler, so that it passes the filters).
+func cluesFrom(t *testing.T, pages map[string]string) func(links ...backlink.Backlink) *relink.Clues {
 	f, _ := fakeFinder(t, relink.Config{})
 	fake := f.Fetcher
 	f.Fetcher = filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
-		if uri == sitemapURI {
-			return &filter.Page{URI: uri, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(sitemap)}, nil
+		if body, ok := pages[uri]; ok {
+			html := `<html><body>` + filler + body + `</body></html>`
+			return &filter.Page{URI: uri, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(html)}, nil
 		}
 		return fake.Fetch(ctx, uri)
 	})
-	gather := func(links ...backlink.Backlink) *relink.Clues {
+	return func(links ...backlink.Backlink) *relink.Clues {
 		t.Helper()
 		ev, err := f.Gather(context.Background(), target, links)
 		if err != nil {
@@ -427,6 +426,36 @@ func TestCluesAddresses(t *testing.T) {
 		}
 		return &relink.Clues{URI: target, Evidence: ev}
 	}
+}
+
+// TestPhrasesWholePage: the text of a link to a part of the page (a
+// fragment) names that part; the page's own name comes first, however
+// often the parts are named.
+func TestPhrasesWholePage(t *testing.T) {
+	const index, glossary = "https://g.example/index", "https://g.example/glossary"
+	gather := cluesFrom(t, map[string]string{
+		index:    `<p><a href="https://example.org/guides/sourdough-starter#feeding">Feeding</a> and <a href="https://example.org/guides/sourdough-starter">Sourdough starter</a></p>`,
+		glossary: `<p><a href="https://example.org/guides/sourdough-starter#feeding">Feeding</a></p>`,
+	})
+	both := gather(backlink.Backlink{URI: index, Rank: 1, Level: 1}, backlink.Backlink{URI: glossary, Rank: 2, Level: 1})
+	if diff := cmp.Diff([]relink.Phrase{{Words: []string{"sourdough", "starter"}, Pages: 1}}, both.Phrases()); diff != "" {
+		t.Errorf("Phrases (-want +got):\n%s", diff)
+	}
+	parts := gather(backlink.Backlink{URI: glossary, Rank: 1, Level: 1})
+	if diff := cmp.Diff([]relink.Phrase{{Words: []string{"feeding"}, Pages: 1}}, parts.Phrases()); diff != "" {
+		t.Errorf("Phrases of links to a part alone (-want +got):\n%s", diff)
+	}
+}
+
+// TestCluesAddresses: a link whose text is the missing page's own address
+// gives no anchor phrase and no words to the signatures that leave such
+// links out, whether it was read on a page or is an anchor text known only
+// from the backlink provider; the paper's signature still counts it.
+func TestCluesAddresses(t *testing.T) {
+	const sitemapURI = "https://g.example/sitemap"
+	gather := cluesFrom(t, map[string]string{
+		sitemapURI: `<ul><li><a href="https://example.org/guides/sourdough-starter">example.org/guides/sourdough-starter</a></li></ul>`,
+	})
 	page := backlink.Backlink{URI: sitemapURI, Rank: 1, Level: 1}
 	record := backlink.Backlink{URI: "https://crawl.example/only-in-wat", Rank: 2, Level: 1,
 		Anchors: []string{"https://example.org/guides/sourdough-starter", "Starter feeding"}}

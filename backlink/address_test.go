@@ -43,11 +43,11 @@ func TestIsAddress(t *testing.T) {
 	}
 }
 
-// TestLocateAddress: a link whose text is its own address is marked, and
-// WordsOf can leave it out.
+// TestLocateAddress: a link whose text is its own address is marked, a
+// link's fragment is kept, and WordsOf can leave links out.
 func TestLocateAddress(t *testing.T) {
 	page := `<p>Index: <a href="target.html">a/b/target.html</a>.
-See <a href="/a/b/target.html">the lost paper</a>,
+See <a href="/a/b/target.html# part">the lost paper</a>,
 or <a href="target.html">http://example.org/a/b/target.html</a>.</p>`
 	loc, err := Locate([]byte(page), testPage, testTarget)
 	if err != nil {
@@ -59,6 +59,13 @@ or <a href="target.html">http://example.org/a/b/target.html</a>.</p>`
 	}
 	if diff := cmp.Diff([]bool{true, false, true}, marks); diff != "" {
 		t.Errorf("Address of the links (-want +got):\n%s", diff)
+	}
+	var fragments []string
+	for _, l := range loc.Links() {
+		fragments = append(fragments, l.Fragment)
+	}
+	if diff := cmp.Diff([]string{"", "part", ""}, fragments); diff != "" {
+		t.Errorf("Fragment of the links (-want +got):\n%s", diff)
 	}
 	described := func(l Link) bool { return !l.Address }
 	if diff := cmp.Diff([]string{"the", "lost", "paper"}, loc.WordsOf(Anchor, described)); diff != "" {

@@ -34,6 +34,10 @@ type Link struct {
 	Nav bool
 	// Rel is the rel attribute as written, or "".
 	Rel string
+	// Fragment is the fragment of the href as written, without its "#":
+	// a link with one points at a part of the page (a section, a
+	// function), and its text names that part.
+	Fragment string
 	// Address marks a link whose visible text is the link's own address
 	// written out rather than words about the page: the target URI, with
 	// or without its scheme, or a tail of its path holding a "/" or a "."
@@ -304,15 +308,22 @@ func (w *walker) link(l *rawLink, uri string) Link {
 		anchor = strings.Join(appendWords(nil, w.text, w.words[first:last]), " ")
 	}
 	return Link{
-		URI:     uri,
-		Anchor:  anchor,
-		Area:    l.area,
-		Nav:     l.nav || !l.area && navText(w.text[l.start:l.end]),
-		Rel:     l.rel,
-		Address: !l.area && l.end-l.start <= maxAddress && isAddress(string(w.text[l.start:l.end]), uri),
-		Start:   first,
-		End:     last,
+		URI:      uri,
+		Anchor:   anchor,
+		Area:     l.area,
+		Nav:      l.nav || !l.area && navText(w.text[l.start:l.end]),
+		Rel:      l.rel,
+		Fragment: fragment(l.href),
+		Address:  !l.area && l.end-l.start <= maxAddress && isAddress(string(w.text[l.start:l.end]), uri),
+		Start:    first,
+		End:      last,
 	}
+}
+
+// fragment returns the fragment of an href, without its "#", or "".
+func fragment(href string) string {
+	_, f, _ := strings.Cut(href, "#")
+	return strings.TrimSpace(f)
 }
 
 // maxAddress bounds the length of a link text that isAddress reads: an

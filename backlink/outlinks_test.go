@@ -28,7 +28,7 @@ func TestOutlinks(t *testing.T) {
 	}
 	want := []Link{
 		{URI: "http://example.org/docs/index.html", Anchor: "Home", Nav: true, Rel: "home", Start: 0, End: 1},
-		{URI: "http://example.org/docs/guide/Intro.html", Anchor: "the intro", Start: 2, End: 4},
+		{URI: "http://example.org/docs/guide/Intro.html", Anchor: "the intro", Fragment: "start", Start: 2, End: 4},
 		{URI: "http://other.example.net", Anchor: "another site", Start: 5, End: 7},
 		{URI: "http://example.org/maps/north.html", Area: true, Start: 15, End: 15},
 		{URI: "https://example.org/docs/index.html", Anchor: "Home again", Start: 15, End: 17},
