@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"path/filepath"
 	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/score"
@@ -150,7 +152,7 @@ func (res *results) writeComparisonFigure(dir string) error {
 		}
 		p.Legend.Add(name+" mode", bars)
 	}
-	p.Legend.Top = true
+	p.Legend.Top, p.Legend.Left = true, true // above the paper's method, the lowest bars at the top
 	names := make([]string, len(methods))
 	for i, c := range methods {
 		names[i] = c.method
@@ -159,9 +161,11 @@ func (res *results) writeComparisonFigure(dir string) error {
 		}
 	}
 	p.NominalX(names...)
-	p.X.Tick.Label.Rotation = 0.6
-	p.X.Tick.Label.XAlign = -0.9
-	p.X.Tick.Label.YAlign = -0.2
+	p.X.Min, p.X.Max = -0.6, float64(len(methods))-0.4 // room for the outer bars
+	// Labels slanted down to the left, each ending under its own bars.
+	p.X.Tick.Label.Rotation = math.Pi / 5
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
 	for _, ext := range []string{".svg", ".png"} {
 		if err := p.Save(10*vg.Inch, 5*vg.Inch, filepath.Join(dir, "comparison"+ext)); err != nil {
 			return fmt.Errorf("figure comparison%s: %w", ext, err)
