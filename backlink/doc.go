@@ -59,13 +59,20 @@
 //     "site-nav", "main-navigation" and "nav-links" match; "toctree-wrapper"
 //     does not: in Sphinx the toctree inside the page body is the content of
 //     index pages, while the sidebar's toctree is inside "sphinxsidebar"
-//     anyway. Three exceptions keep content apart: header and footer parts
+//     anyway. Four exceptions keep content apart: header and footer parts
 //     count only where rule 2 would let a header element count; header,
 //     footer and sidebar parts do not count in a token that also has a part
 //     content, main, entry, post, article or page ("entry-header",
-//     "content-sidebar-wrap"); and the class and id of html, body, main and
-//     article elements are not read at all, since themes put words such as
-//     "has-sidebar" or "category-menu" there.
+//     "content-sidebar-wrap"); nav, navbar and navigation parts do not
+//     count in a token that also has a part content ("wy-nav-content", the
+//     body of every Read the Docs theme page, where "main-navigation"
+//     still counts); and the class and id of html, body, main and article
+//     elements are not read at all, since themes put words such as
+//     "has-sidebar" or "category-menu" there. Rule 3 stops at the page's
+//     main content: inside a main element or an element with role="main",
+//     the keywords of the elements around it no longer count (Read the
+//     Docs themes wrap the whole page in "wy-grid-for-nav"), while rules
+//     1 and 2 still do.
 //  4. The a element's rel lists prev, next, up, home, index or contents.
 //  5. It is a permalink: the a element's class holds the token headerlink
 //     or permalink, or its visible text is just "¶", "#" or "§".

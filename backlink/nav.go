@@ -23,7 +23,9 @@ func elementFlags(a atom.Atom, parent uint8, at *attrs) uint8 {
 		if parent&flagSection == 0 {
 			f |= flagNav
 		}
-	case atom.Article, atom.Main, atom.Section:
+	case atom.Main:
+		f |= flagSection | flagMain
+	case atom.Article, atom.Section:
 		f |= flagSection
 	}
 	if at == nil || (parent|f)&flagNav != 0 {
@@ -32,12 +34,15 @@ func elementFlags(a atom.Atom, parent uint8, at *attrs) uint8 {
 	if len(at.role) > 0 {
 		f |= roleFlags(at.role)
 	}
+	if (parent|f)&flagNavClass != 0 && f&flagMain == 0 {
+		return f
+	}
 	switch a {
 	case atom.Html, atom.Body, atom.Main, atom.Article:
 		return f
 	}
-	if keywordIn(at.class, parent|f) || keywordIn(at.id, parent|f) {
-		f |= flagNav
+	if f&flagMain == 0 && (keywordIn(at.class, parent|f) || keywordIn(at.id, parent|f)) {
+		f |= flagNavClass
 	}
 	return f
 }
@@ -50,7 +55,9 @@ func roleFlags(role []byte) uint8 {
 		case equalFoldASCII(t, "navigation"), equalFoldASCII(t, "banner"),
 			equalFoldASCII(t, "contentinfo"), equalFoldASCII(t, "complementary"):
 			f |= flagNav
-		case equalFoldASCII(t, "main"), equalFoldASCII(t, "article"):
+		case equalFoldASCII(t, "main"):
+			f |= flagSection | flagMain
+		case equalFoldASCII(t, "article"):
 			f |= flagSection
 		}
 		return true
@@ -62,11 +69,13 @@ func roleFlags(role []byte) uint8 {
 type navPart uint8
 
 const (
-	partNone    navPart = iota
-	partNav             // a keyword that always counts
-	partBanner          // header or footer
-	partSidebar         // sidebar
-	partContent         // a word that names content
+	partNone        navPart = iota
+	partNav                 // a keyword that always counts
+	partNavWord             // nav, navbar or navigation: counts unless "content" is beside it
+	partBanner              // header or footer
+	partSidebar             // sidebar
+	partContent             // a word that names content
+	partContentWord         // the word content itself
 )
 
 // classifyPart returns the class of a part, comparing it in lower case.
@@ -82,15 +91,18 @@ func classifyPart(p []byte) navPart {
 		buf[i] = c
 	}
 	switch string(buf[:len(p)]) {
-	case "nav", "navbar", "navigation", "menu", "sphinxsidebar", "toc",
-		"breadcrumb", "breadcrumbs", "related", "pager", "pagination",
-		"prev", "previous", "next":
+	case "nav", "navbar", "navigation":
+		return partNavWord
+	case "menu", "sphinxsidebar", "toc", "breadcrumb", "breadcrumbs",
+		"related", "pager", "pagination", "prev", "previous", "next":
 		return partNav
 	case "header", "footer":
 		return partBanner
 	case "sidebar":
 		return partSidebar
-	case "content", "main", "entry", "post", "article", "page":
+	case "content":
+		return partContentWord
+	case "main", "entry", "post", "article", "page":
 		return partContent
 	}
 	return partNone
@@ -104,7 +116,7 @@ var partSep = [256]uint8{' ': 2, '\t': 2, '\n': 2, '\r': 2, '\f': 2, '-': 1, '_'
 // (rule 3 above) for an element opened where flags hold. It runs on most
 // elements of a page, so it is one pass over the bytes.
 func keywordIn(v []byte, flags uint8) bool {
-	var nav, banner, sidebar, content bool
+	var nav, navWord, banner, sidebar, content, contentWord bool
 	start := 0
 	for i := 0; i <= len(v); i++ {
 		sep := uint8(2)
@@ -117,20 +129,24 @@ func keywordIn(v []byte, flags uint8) bool {
 			switch classifyPart(v[start:i]) {
 			case partNav:
 				nav = true
+			case partNavWord:
+				navWord = true
 			case partBanner:
 				banner = true
 			case partSidebar:
 				sidebar = true
 			case partContent:
 				content = true
+			case partContentWord:
+				content, contentWord = true, true
 			}
 		}
 		start = i + 1
 		if sep == 2 { // end of a token
-			if nav || sidebar && !content || banner && !content && flags&flagSection == 0 {
+			if nav || navWord && !contentWord || sidebar && !content || banner && !content && flags&flagSection == 0 {
 				return true
 			}
-			nav, banner, sidebar, content = false, false, false, false
+			nav, navWord, banner, sidebar, content, contentWord = false, false, false, false, false, false
 		}
 	}
 	return false

@@ -15,8 +15,9 @@ type navLink struct {
 
 // TestNavFixtures checks the navigation heuristic (nav.go) on realistic
 // pages: a Sphinx page with related bar, sidebar, toctree and headerlinks;
-// a blog post with menu, widgets, post navigation and comments; and a page
-// whose nav, pager and breadcrumbs sit inside main.
+// a blog post with menu, widgets, post navigation and comments; a page
+// whose nav, pager and breadcrumbs sit inside main; and a Read the Docs
+// theme page.
 func TestNavFixtures(t *testing.T) {
 	tests := []struct {
 		file string
@@ -61,6 +62,17 @@ func TestNavFixtures(t *testing.T) {
 			{"All guides", true},      // rel=up
 			{"Queues", true},          // div.sidebar
 			{"About this site", true}, // role=contentinfo
+		}},
+		// A Read the Docs theme page: the whole page sits in elements
+		// named for navigation ("wy-grid-for-nav", "wy-nav-content");
+		// role="main" marks the content that is not.
+		{"rtd.html", []navLink{
+			{"Quill", true}, {"Installing Quill", true}, {"Storing sessions", true}, // nav.wy-nav-side
+			{"Quill", true}, // nav.wy-nav-top
+			{"Docs", true},  // breadcrumbs, role=navigation
+			{"", true},      // headerlink ¶
+			{"session backends", false}, {"expiry guide", false},
+			{"Expiring sessions", true}, // footer buttons
 		}},
 	}
 	for _, tt := range tests {
@@ -108,6 +120,10 @@ func TestKeywordIn(t *testing.T) {
 		{"entry-header", false, false},
 		{"footer", false, true},
 		{"content-sidebar-wrap", false, false},
+		{"wy-nav-content-wrap", false, false},
+		{"wy-nav-content", false, false},
+		{"wy-nav-side", false, true},
+		{"toc-content", false, true},
 		{"sidebar", false, true},
 		{"sidebar", true, true},
 		{"navigable", false, false},

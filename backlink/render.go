@@ -99,12 +99,23 @@ type elem struct {
 }
 
 const (
-	// flagNav marks an element inside a navigation container.
+	// flagNav marks an element inside a navigation container: a nav or
+	// aside element, or a navigation role (rules 1 and 2).
 	flagNav uint8 = 1 << iota
+	// flagNavClass marks an element inside one whose class or id names
+	// navigation (rule 3). Unlike flagNav, the page's main content (a
+	// main element, role="main") clears it: themes wrap the whole page in
+	// elements named for their navigation ("wy-grid-for-nav").
+	flagNavClass
 	// flagSection marks an element inside article, main, section, aside or
 	// nav, where header and footer are not page banners.
 	flagSection
+	// flagMain marks the main content itself; it is not inherited.
+	flagMain
 )
+
+// isNav reports whether flags put a link inside navigation.
+func isNav(flags uint8) bool { return flags&(flagNav|flagNavClass) != 0 }
 
 // MaxPageSize is how many bytes of a page, after decoding to UTF-8, are
 // read; the rest of a larger page is ignored. The paper's largest page was
@@ -330,7 +341,11 @@ func (w *walker) startTag(z *html.Tokenizer, selfClosing bool) {
 		w.preStart = true
 	}
 	if len(w.stack) < maxDepth {
-		w.stack = append(w.stack, elem{key: key, kind: k, flags: parent | own})
+		flags := parent | own
+		if own&flagMain != 0 {
+			flags &^= flagNavClass
+		}
+		w.stack = append(w.stack, elem{key: key, kind: k, flags: flags &^ flagMain})
 	}
 }
 
@@ -489,7 +504,7 @@ func (w *walker) startLink(at *attrs, flags uint8) {
 		rel:   string(at.rel),
 		start: len(w.text),
 		end:   -1,
-		nav:   flags&flagNav != 0 || linkAttrNav(at),
+		nav:   isNav(flags) || linkAttrNav(at),
 	})
 	w.open = len(w.links) - 1
 }
@@ -505,7 +520,7 @@ func (w *walker) area(at *attrs, flags uint8) {
 		start: len(w.text),
 		end:   len(w.text),
 		area:  true,
-		nav:   flags&flagNav != 0 || linkAttrNav(at),
+		nav:   isNav(flags) || linkAttrNav(at),
 	})
 }
 
