@@ -141,8 +141,9 @@ func (AnchorPhrase) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, erro
 }
 
 // Combined ranks the anchor words (navigation links and address links left
-// out, unless no other link has words) together with the words of the missing URI by
-// TF-IDF and searches the top Size (zero means DefaultTerms).
+// out, unless no other link has words) together with the words of the
+// missing URI by TF-IDF and searches the top Size (zero means
+// DefaultTerms) of those some document holds.
 type Combined struct {
 	Size int
 }
