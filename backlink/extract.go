@@ -18,6 +18,13 @@ var ErrBadURI = errors.New("backlink: bad URI")
 // ErrRadius is returned by Extract for a radius below Page.
 var ErrRadius = errors.New("backlink: radius below Page")
 
+// Rules is the version of the rules that give a Link its verdicts (Nav,
+// Address, Fragment). It changes whenever one of those rules does, so that
+// a store that recorded verdicts can tell that they are stale: 1 before
+// Address, Fragment and the main-content exception of the navigation
+// rules; 2 since.
+const Rules = 2
+
 // Link is a link on a page.
 type Link struct {
 	// URI is the target, absolute and canonical (canon.Canonicalize),

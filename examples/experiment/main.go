@@ -59,6 +59,7 @@ import (
 	"time"
 
 	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/internal/ingestbar"
 	"github.com/linkrot/relink/provider/store"
@@ -310,6 +311,16 @@ func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store
 	if err != nil {
 		s.Close()
 		return nil, nil, "", 0, err
+	}
+	if pages.Pages > 0 {
+		rules, err := s.LinkRules(ctx)
+		if err == nil && rules != backlink.Rules {
+			err = fmt.Errorf("store %s was built under link rules %d, this build classifies links under rules %d (backlink.Rules): delete it to build it anew", cfg.storePath, rules, backlink.Rules)
+		}
+		if err != nil {
+			s.Close()
+			return nil, nil, "", 0, err
+		}
 	}
 	if m == nil {
 		if pages.Pages == 0 {

@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
-	"github.com/linkrot/relink"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/score"
 )
@@ -298,5 +300,46 @@ func TestParseFlags(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("%s: parseFlags(%q) error %v, want ok %v", tt.name, tt.args, err, tt.ok)
 		}
+	}
+}
+
+// TestRunStaleStore: a store whose links were classified under other link
+// rules is refused, with what to do, rather than evaluated with stale
+// navigation marks.
+func TestRunStaleStore(t *testing.T) {
+	ctx := context.Background()
+	manifestPath := writeManifest(t)
+	db := filepath.Join(t.TempDir(), "tea.db")
+	m, err := store.ReadManifest(manifestPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.IngestManifest(ctx, m, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Make it a store from before the rules were recorded.
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`DELETE FROM meta WHERE key = 'link_rules'`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+
+	cfg, err := parseFlags([]string{"-corpus", manifestPath, "-store", db, "-targets", "2", "-out", t.TempDir()}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = run(ctx, cfg, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "link rules 1") || !strings.Contains(err.Error(), "delete it") {
+		t.Errorf("run on a stale store = %v, want an error naming its link rules and what to do", err)
 	}
 }

@@ -414,10 +414,38 @@ func migrate(w *sql.DB) error {
 			return err
 		}
 	}
+	if v == 0 {
+		// A new file: its links will be classified by this build's rules.
+		if _, err := tx.Exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('link_rules', ?)`, strconv.Itoa(backlink.Rules)); err != nil {
+			return err
+		}
+	}
 	if _, err := tx.Exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, strconv.Itoa(SchemaVersion)); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// LinkRules returns the version of the link rules (backlink.Rules) under
+// which the store's links were classified when it was built: its
+// navigation marks are those rules' verdicts. A store built before the
+// version was recorded answers 1. When it differs from backlink.Rules,
+// the store's navigation marks (BacklinkOptions.ExcludeNav, content
+// inlinks) are not what this build would give: build the store anew.
+func (s *Store) LinkRules(ctx context.Context) (int, error) {
+	var v string
+	err := s.read.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'link_rules'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 1, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: link rules: %w", err)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("store: link rules: %q is not a version", v)
+	}
+	return n, nil
 }
 
 // version reads the schema version; 0 means none.
