@@ -153,14 +153,10 @@ type Evidence struct {
 // texts alone (the page could not be fetched) gives its anchor words for
 // every radius: nothing else of the page is known.
 func (e *Evidence) Draw(r backlink.Radius, nav bool) []string {
-	if e.located == nil {
-		var out []string
-		for _, a := range e.anchors {
-			out = append(out, lexsig.Tokenize(a)...)
-		}
-		return out
+	if nav {
+		return e.drawOf(r, e.Via, nil)
 	}
-	return e.located.Words(r, nav)
+	return e.drawOf(r, e.Via, func(l backlink.Link) bool { return !l.Nav })
 }
 
 // Find treats uri as missing and looks for it again: the stages of Gather,

@@ -120,18 +120,25 @@ func (c *Clues) kept() []*Evidence {
 func (c *Clues) words(r backlink.Radius, keep func(backlink.Link) bool) [][]string {
 	var out [][]string
 	for _, e := range c.kept() {
-		var w []string
-		if e.located != nil {
-			w = e.located.WordsOf(r, keep)
-		} else {
-			for _, l := range e.links(c.URI) {
-				if keep == nil || keep(l) {
-					w = append(w, strings.Fields(l.Anchor)...)
-				}
-			}
-		}
-		if len(w) > 0 {
+		if w := e.drawOf(r, c.URI, keep); len(w) > 0 {
 			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// drawOf returns the words for radius r around the evidence's links to
+// target that keep accepts (every link when keep is nil). Evidence known
+// only from anchor texts gives the words of the anchors keep accepts,
+// whatever the radius.
+func (e *Evidence) drawOf(r backlink.Radius, target string, keep func(backlink.Link) bool) []string {
+	if e.located != nil {
+		return e.located.WordsOf(r, keep)
+	}
+	var out []string
+	for _, l := range e.links(target) {
+		if keep == nil || keep(l) {
+			out = append(out, strings.Fields(l.Anchor)...)
 		}
 	}
 	return out
@@ -170,11 +177,16 @@ type Phrase struct {
 // (backlink.Link.Address) never counts: it names the old URI, not the
 // page. Each page counts a phrase once.
 func (c *Clues) Phrases() []Phrase {
+	kept := c.kept()
+	pages := make([][]backlink.Link, len(kept))
+	for i, e := range kept {
+		pages[i] = e.links(c.URI)
+	}
 	for _, keep := range []func(backlink.Link) bool{wholePage, describing, anyLink} {
 		count := map[string]int{}
-		for _, e := range c.kept() {
+		for _, links := range pages {
 			seen := map[string]bool{}
-			for _, link := range e.links(c.URI) {
+			for _, link := range links {
 				if !keep(link) {
 					continue
 				}
