@@ -130,6 +130,10 @@ type Trace struct {
 	// Words is how many words the page gave to the signature, for the
 	// paper's method (Paper); 0 for other strategies.
 	Words int
+	// Fetches counts the requests that inspecting the page made (see
+	// Inspection.Fetches), whether this Find made them or a PageCache
+	// kept their outcome.
+	Fetches int
 }
 
 // Result is the outcome of one rediscovery.
@@ -138,6 +142,10 @@ type Result struct {
 	URI string
 	// Method is the strategy's Name.
 	Method string
+	// Signature is every ranked term of the signature the strategy
+	// searched, when it searched one (Outcome.Signature); its top terms
+	// are Query's.
+	Signature lexsig.Signature
 	// Query is the first query sent, the signature's for the paper's
 	// method.
 	Query lexsig.Query
@@ -266,7 +274,7 @@ func (f *Finder) Clues(ctx context.Context, uri string, n Needs) (*Clues, error)
 func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
 	res := &Result{URI: c.URI, Method: s.Name(), Backlinks: traces(c.Evidence), Step: o.Step, Fetches: o.Fetches}
 	res.Archived = c.Archive != nil && s.Needs().Archive
-	res.Queries = o.Queries
+	res.Queries, res.Signature = o.Queries, o.Signature
 	if len(o.Queries) > 0 {
 		res.Query = o.Queries[0]
 	}
@@ -316,7 +324,7 @@ func traces(evidence []*Evidence) []Trace {
 
 // Gather inspects every backlink page concurrently (at most Concurrency at
 // once) and locates its links to the URI it was listed for (Backlink.Via,
-// or target when Via is empty). It returns one Evidence per backlink, in the
+// or target when Via is empty, which the Evidence's Via then says). It returns one Evidence per backlink, in the
 // order given. With contentLinks, a page whose every such link is
 // navigation is not kept (FilterLink). A page that cannot be fetched but
 // whose provider gave its anchor texts (Backlink.Anchors) is kept with
@@ -338,8 +346,12 @@ func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Bac
 
 // gather inspects and locates one backlink page.
 func (f *Finder) gather(ctx context.Context, target string, l backlink.Backlink, contentLinks bool) *Evidence {
+	if l.Via == "" {
+		l.Via = target
+	}
 	e := &Evidence{Trace: Trace{Backlink: l}}
 	in := f.Inspect(ctx, l.URI)
+	e.Fetches = in.Fetches
 	if in.Filter == FilterFetch || in.Filter == filter.FilterStatus {
 		if len(l.Anchors) > 0 && ctx.Err() == nil {
 			// A link record without a copy of the page: its anchor texts
@@ -354,9 +366,6 @@ func (f *Finder) gather(ctx context.Context, target string, l backlink.Backlink,
 		return e
 	}
 	via := l.Via
-	if via == "" {
-		via = target
-	}
 	loc, err := in.Doc.Locate(via)
 	if err != nil {
 		e.Filter, e.Reason = FilterLink, err.Error()

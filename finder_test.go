@@ -35,7 +35,7 @@ var web = map[string]string{
 	"https://f.example/document": "%PDF-1.4 binary",
 }
 
-func fakeFinder(t *testing.T, cfg relink.Config) (*relink.Finder, *[]lexsig.Query) {
+func fakeFinder(t *testing.T) (*relink.Finder, *[]lexsig.Query) {
 	t.Helper()
 	provider := backlink.ProviderFunc(func(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
 		if uri != target {
@@ -69,11 +69,11 @@ func fakeFinder(t *testing.T, cfg relink.Config) (*relink.Finder, *[]lexsig.Quer
 		queries = append(queries, q)
 		return []lexsig.Result{{Rank: 1, URI: "https://example.org/baking/starter"}}, nil
 	})
-	return &relink.Finder{Backlinks: provider, Fetcher: fetcher, DF: df, Searcher: searcher, Config: cfg}, &queries
+	return &relink.Finder{Backlinks: provider, Fetcher: fetcher, DF: df, Searcher: searcher, Strategy: relink.Paper{}}, &queries
 }
 
 func TestFinderFind(t *testing.T) {
-	f, queries := fakeFinder(t, relink.Config{})
+	f, queries := fakeFinder(t)
 	res, err := f.Find(context.Background(), "https://Example.org:443/guides/sourdough-starter/#top")
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestFinderFind(t *testing.T) {
 }
 
 func TestFinderCancelled(t *testing.T) {
-	f, _ := fakeFinder(t, relink.Config{})
+	f, _ := fakeFinder(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := f.Find(ctx, target); err == nil {
@@ -124,7 +124,7 @@ func TestFinderCancelled(t *testing.T) {
 }
 
 func TestFinderBadURI(t *testing.T) {
-	f, _ := fakeFinder(t, relink.Config{})
+	f, _ := fakeFinder(t)
 	if _, err := f.Find(context.Background(), "/relative/only"); err == nil {
 		t.Fatal("Find of a relative URI: nil error")
 	}
@@ -161,6 +161,6 @@ func ExampleFinder() {
 		fmt.Println(c.Rank, c.URI)
 	}
 	// Output:
-	// query: rainfall annual report
+	// query: "annual rainfall report"
 	// 1 https://example.org/reports/rainfall
 }

@@ -133,7 +133,7 @@ func (p Paper) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{}
+	out := &Outcome{Signature: sig}
 	out.Candidates, err = t.search(ctx, out, p.Query(sig))
 	return out, err
 }

@@ -87,6 +87,9 @@ type Outcome struct {
 	// Step names what produced the candidates when a strategy chooses
 	// among several (Cascade: the step that was confident), or "".
 	Step string
+	// Signature is every ranked term of the lexical signature the
+	// strategy searched, when it searched one (Paper), or nil.
+	Signature lexsig.Signature
 }
 
 // Needs is what a Strategy's clues must hold.

@@ -38,7 +38,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/linkrot/relink/internal/ingestbar"
+	"github.com/linkrot/relink/internal/progress"
 	"github.com/linkrot/relink/provider/store"
 )
 
@@ -149,7 +149,7 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	defer s.Close()
 	resumed := 0
 	ingest := func(what string, f func(store.IngestOptions) (store.Stats, error)) error {
-		p := ingestbar.New(stderr, "corpus: "+what)
+		p := progress.New(stderr, "corpus: "+what)
 		st, err := f(store.IngestOptions{Workers: cfg.workers, BatchSize: cfg.batch, Progress: p.Update})
 		p.Finish()
 		resumed += st.Resumed
@@ -177,7 +177,7 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(cfg.wats) > 0 {
-		p := ingestbar.New(stderr, "corpus: WAT")
+		p := progress.New(stderr, "corpus: WAT")
 		st, err := s.IngestWAT(ctx, cfg.wats, store.IngestOptions{BatchSize: cfg.batch, Progress: p.Update})
 		p.Finish()
 		resumed += st.Resumed

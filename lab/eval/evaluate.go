@@ -1,4 +1,11 @@
-package relink
+// Package eval runs the paper's experiment (§3 "Methodology") with the
+// library's own code: each target in turn is treated as missing, and every
+// method of a Grid (the paper's, relink.Paper) and every further
+// relink.Strategy is run on it through relink.Finder's stages, with caches
+// around the providers so that the grid's thousands of methods cost what
+// its distinct pages and queries cost. A test holds the ranks it records
+// equal to those of Finder.Find with the same providers.
+package eval
 
 import (
 	"cmp"
@@ -8,12 +15,10 @@ import (
 	"maps"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"unique"
 
+	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
@@ -21,21 +26,10 @@ import (
 	"github.com/linkrot/relink/score"
 )
 
-// OutcomeKept is the outcome of a backlink page that passed every filter
-// and held a usable link, in Report.Pages and Preprocessing. Other outcomes
-// are the filter package's names (filter.FilterStatus, ...), FilterFetch and
-// FilterLink.
-const OutcomeKept = "kept"
-
-// NoNavSuffix ends the name of a method that leaves navigation links out,
-// as in "1-anchor-10-nonav". The plain names mean what the paper did: every
-// link counts, navigation included (BENCHMARK.md, "summary.json").
-const NoNavSuffix = "-nonav"
-
 // ErrGrid is wrapped by the error Evaluate returns for a Grid that holds an
 // impossible setting: a depth, backlink count or signature size below 1, or
 // a radius below backlink.Page.
-var ErrGrid = errors.New("relink: invalid grid")
+var ErrGrid = errors.New("eval: invalid grid")
 
 // The paper's grid (§3.2 "Lexical Signature Calculation"; Table "Various
 // Measures of Experimental Cost"): what a Grid's nil fields mean.
@@ -74,8 +68,8 @@ type Grid struct {
 	Sizes []int
 	// Nav lists the navigation settings: true counts every link, as the
 	// paper did; false leaves navigation links out of both the backlink
-	// lists (View.ContentBacklinks) and the words drawn, and adds
-	// NoNavSuffix to the method's name.
+	// lists and the words drawn (relink.ContentLinks), and adds
+	// relink.NoNavSuffix to the method's name.
 	Nav []bool
 }
 
@@ -93,30 +87,19 @@ type Method struct {
 
 // String returns the method's name as the benchmark writes it,
 // LEVELS-RADIUS-BACKLINKS ("1-anchor-10", "2-ten-1000"), followed by
-// NoNavSuffix when navigation links are left out.
-func (m Method) String() string {
-	s := strconv.Itoa(m.Depth) + "-" + RadiusName(m.Radius) + "-" + strconv.Itoa(m.Backlinks)
-	if !m.Nav {
-		s += NoNavSuffix
-	}
-	return s
-}
+// relink.NoNavSuffix when navigation links are left out: the name of its
+// Paper strategy.
+func (m Method) String() string { return m.Paper(0).Name() }
 
-// RadiusName names a radius as the paper's figures do: "anchor", "five",
-// "ten" and "page" for its four settings, and "rN" (for example "r20") for
-// any other radius of N words.
-func RadiusName(r backlink.Radius) string {
-	switch r {
-	case backlink.Anchor:
-		return "anchor"
-	case 5:
-		return "five"
-	case 10:
-		return "ten"
-	case backlink.Page:
-		return "page"
+// Paper returns the library's strategy that the method is, at signature
+// size size: every link counted when Nav, content links alone
+// (relink.ContentLinks) otherwise.
+func (m Method) Paper(size int) relink.Paper {
+	links := relink.AllLinks
+	if !m.Nav {
+		links = relink.ContentLinks
 	}
-	return "r" + strconv.Itoa(int(r))
+	return relink.Paper{Depth: m.Depth, Backlinks: m.Backlinks, Radius: m.Radius, Size: size, Links: links}
 }
 
 // Methods returns every method of g, ordered by navigation setting (as
@@ -186,22 +169,6 @@ func sortedSet[T cmp.Ordered](s, def []T) []T {
 	return slices.Compact(s)
 }
 
-// View is the web as one evaluation target sees it: a web in which that
-// target is missing. Its fetcher answers 404 (or nothing) for the target,
-// and its backlink providers never list it, since a missing page's links
-// cannot be read; everything else is the same in every target's view.
-// provider/store's WithMissing makes such views.
-type View struct {
-	// Backlinks lists the pages that link to a URI, every link counting,
-	// navigation included (the paper's setting).
-	Backlinks backlink.Provider
-	// ContentBacklinks lists the pages that link to a URI with a link that
-	// is not navigation. It is needed only when the Grid's Nav holds false.
-	ContentBacklinks backlink.Provider
-	// Fetcher retrieves backlink pages and the soft-404 probes.
-	Fetcher filter.Fetcher
-}
-
 // Progress is the state of an evaluation, reported after each target.
 type Progress struct {
 	// Done is the number of targets evaluated, Total the number to do.
@@ -210,61 +177,6 @@ type Progress struct {
 	Pages int
 	// Queries is the number of distinct queries sent to the Searcher.
 	Queries int
-}
-
-// Evaluation runs the paper's experiment (§3 "Methodology"): each target in
-// turn is treated as missing, its backlink neighborhood is gathered, and
-// every method of the Grid draws a signature whose queries are searched for
-// the target. Targets, Missing, DF and Searcher are required.
-type Evaluation struct {
-	// Targets are the URIs to rediscover, evaluated one at a time as
-	// missing. They are canonicalized (canon.Canonicalize); one that cannot
-	// be is an error. A target is found when a result's URI canonicalizes
-	// to it.
-	Targets []string
-	// Missing returns the view in which target (canonical) is missing. It
-	// is called once per target, from the worker goroutines, and must be
-	// safe for concurrent use.
-	Missing func(target string) View
-	// DF answers document frequencies for TF-IDF. Evaluate looks terms up
-	// through a lexsig.Cache (a DF that is already a *lexsig.Cache is used
-	// as it is), so each term reaches DF once.
-	DF lexsig.DF
-	// Searcher runs the signatures' queries, asking for score.MaxRank
-	// (1000) results: the paper checked the first 1000 (§3.3 "Scoring of
-	// Results").
-	Searcher lexsig.Searcher
-	// Filters are the paper's five filters. When its Fetcher is nil, the
-	// soft-404 probes go through the view's Fetcher.
-	Filters filter.Filters
-	// Grid is the set of methods; its zero value is the paper's grid.
-	Grid Grid
-	// Mode combines the query's terms; the zero value is conjunctive, as a
-	// web search engine does.
-	Mode lexsig.Mode
-	// Workers is how many targets are evaluated at once; 0 means
-	// runtime.GOMAXPROCS(0).
-	Workers int
-	// Progress, when not nil, is called after each target, from one
-	// goroutine at a time. It must return quickly.
-	Progress func(Progress)
-	// Strategies are further methods, run for each target on the clues
-	// of its first StrategyBacklinks level-1 backlinks (navigation links
-	// included, as the view's Backlinks lists them). Their queries ask
-	// for score.MaxRank results.
-	Strategies []Strategy
-	// StrategyBacklinks is how many backlinks the Strategies' clues hold;
-	// zero means DefaultBacklinks (10, the paper's best).
-	StrategyBacklinks int
-	// Answer, when not nil, returns the URI at which the page of target
-	// is to be found (canonical, or canonicalized; one that cannot be
-	// counts as never found): its new URI in the "moved" mode, where the
-	// page was published anew elsewhere. Nil means the target itself.
-	Answer func(target string) string
-	// Archive, when not nil, returns an archived copy of the target's page
-	// for the strategies that use one (Clues.Archive); a nil Page or an
-	// error means there is none.
-	Archive func(ctx context.Context, target string) (*filter.Page, error)
 }
 
 // Report is the outcome of an evaluation.
@@ -352,38 +264,108 @@ type MethodReport struct {
 	Step string `json:"step,omitempty"`
 }
 
-// Evaluate runs ev: every target, every method of ev.Grid, every size.
+// View is the web as one evaluation target sees it: a web in which that
+// target is missing. Its fetcher answers 404 (or nothing) for the target,
+// and its backlink provider never lists it, since a missing page's links
+// cannot be read; everything else is the same in every target's view.
+// provider/store's WithMissing makes such views.
+type View struct {
+	// Backlinks lists the pages that link to a URI, every link counting.
+	// For a Grid whose Nav holds false it should be a
+	// backlink.ContentProvider (the store's views are); otherwise the
+	// Finder tells navigation links apart on the pages themselves.
+	Backlinks backlink.Provider
+	// Fetcher retrieves backlink pages and the soft-404 probes.
+	Fetcher filter.Fetcher
+}
+
+// Evaluation is an experiment: Targets, Missing, DF and Searcher are
+// required.
+type Evaluation struct {
+	// Targets are the URIs to rediscover, evaluated one at a time as
+	// missing. They are canonicalized (canon.Canonicalize); one that cannot
+	// be is an error. A target is found when a candidate's URI
+	// canonicalizes to it (or to its Answer).
+	Targets []string
+	// Missing returns the view in which target (canonical) is missing. It
+	// is called once per target, from the worker goroutines, and must be
+	// safe for concurrent use.
+	Missing func(target string) View
+	// DF answers document frequencies for TF-IDF. Evaluate looks terms up
+	// through a lexsig.Cache (a DF that is already a *lexsig.Cache is used
+	// as it is), so each term reaches DF once.
+	DF lexsig.DF
+	// Searcher runs the queries, asked for score.MaxRank (1000) results:
+	// the paper checked the first 1000 (§3.3 "Scoring of Results"). Each
+	// distinct query reaches it once.
+	Searcher lexsig.Searcher
+	// Filters are the paper's five filters. When its Fetcher is nil, the
+	// soft-404 probes go through the view's Fetcher.
+	Filters filter.Filters
+	// Grid is the set of the paper's methods; its zero value is the
+	// paper's grid.
+	Grid Grid
+	// Mode combines the grid's query terms; the zero value is
+	// conjunctive, as a web search engine does.
+	Mode lexsig.Mode
+	// Strategies are further methods, each run for each target as
+	// Finder.Find runs it.
+	Strategies []relink.Strategy
+	// KeepMissing and KeepBacklinks are the Finder's: they keep the
+	// missing URI and the backlink pages among the candidates. The
+	// paper's setting keeps both (the page kept its URI in the engine, and
+	// the paper counted whatever the engine answered).
+	KeepMissing, KeepBacklinks bool
+	// Workers is how many targets are evaluated at once; 0 means
+	// runtime.GOMAXPROCS(0).
+	Workers int
+	// Progress, when not nil, is called after each target, from one
+	// goroutine at a time. It must return quickly.
+	Progress func(Progress)
+	// Answer, when not nil, returns the URI at which the page of target
+	// is to be found (canonical, or canonicalized; one that cannot be
+	// counts as never found): its new URI in the "moved" mode, where the
+	// page was published anew elsewhere. Nil means the target itself.
+	Answer func(target string) string
+	// Archive, when not nil, returns an archived copy of the target's page
+	// for the strategies that use one (relink.Needs.Archive); a nil Page
+	// or an error means there is none.
+	Archive func(ctx context.Context, target string) (*filter.Page, error)
+}
+
+// Evaluate runs ev: every target, every method of ev.Grid at every size,
+// and every Strategy.
 //
-// Work is shared across the grid and the targets. Each distinct backlink
-// page is fetched, filtered and parsed once for the whole evaluation: its
-// verdict does not depend on which target is missing, since a missing
-// target is never its own backlink (this assumes, as View says, that views
-// differ only in the missing target). Each page's link to the URI it was
-// listed for is located once per target and drawn for every radius; each
-// distinct query is searched once. The neighborhoods are built as
-// backlink.Neighborhood builds them, but each URI's backlinks are asked for
-// once per target and navigation setting, at the largest backlink count,
-// and cut for the smaller ones (level-1 lists are prefixes of one another).
-// A level-2 page's words are drawn around its links to the level-1 page it
-// was found through. Targets are evaluated by Workers goroutines.
+// Each target gets a relink.Finder over its view, whose Strategy runs as
+// Finder.Find runs it: Finder.Clues gathers the neighborhood a method
+// needs, the Strategy searches, and Finder.Answer makes the Result whose
+// candidates are ranked. A grid method draws its signature once
+// (relink.Paper.Signature) and queries it at every size (Paper.Query), as
+// Paper.Find would at each size. Work is shared through caches around the
+// providers, never by computing anything another way: each backlink page
+// is inspected once for the whole evaluation (relink.NewPageCache: its
+// verdict does not depend on which target is missing, since views differ
+// only in the missing target), each URI's backlinks are asked once per
+// target at the grid's largest count and cut for the smaller ones (a
+// Provider answers its best first), each term's DF is looked up once, and
+// each distinct query is searched once.
 //
 // Memory grows with the distinct backlink pages (each kept parsed for the
 // whole run) and the distinct queries (each result list kept as small
-// integers). On the development corpus, 300 targets over the paper's grid
-// with and without navigation links (4,456 pages, 30,615 queries) keep
-// about 330 MB live, 820 MB resident at the peak.
+// integers).
 //
-// Rejected backlink pages are outcomes, not errors. An error of a provider
-// (backlinks, DF, search) stops the evaluation and is returned; so is
-// ctx.Err() when ctx is done.
+// Rejected backlink pages are outcomes, not errors, and so is a method
+// that finds nothing to search (relink.ErrNoQuery: rank 0). An error of a
+// provider (backlinks, DF, search) stops the evaluation and is returned;
+// so is ctx.Err() when ctx is done.
 func Evaluate(ctx context.Context, ev Evaluation) (*Report, error) {
 	switch {
 	case ev.Missing == nil:
-		return nil, errors.New("relink: evaluate: no Missing function")
+		return nil, errors.New("eval: no Missing function")
 	case ev.DF == nil:
-		return nil, errors.New("relink: evaluate: no DF")
+		return nil, errors.New("eval: no DF")
 	case ev.Searcher == nil:
-		return nil, errors.New("relink: evaluate: no Searcher")
+		return nil, errors.New("eval: no Searcher")
 	}
 	grid, err := ev.Grid.normalize()
 	if err != nil {
@@ -392,7 +374,7 @@ func Evaluate(ctx context.Context, ev Evaluation) (*Report, error) {
 	targets := make([]string, len(ev.Targets))
 	for i, t := range ev.Targets {
 		if targets[i], err = canon.Canonicalize(t); err != nil {
-			return nil, fmt.Errorf("relink: evaluate: target %q: %w", t, err)
+			return nil, fmt.Errorf("eval: target %q: %w", t, err)
 		}
 	}
 	df, ok := ev.DF.(*lexsig.Cache)
@@ -403,9 +385,8 @@ func Evaluate(ctx context.Context, ev Evaluation) (*Report, error) {
 		ev:      &ev,
 		grid:    grid,
 		df:      df,
-		pages:   map[string]*pageEntry{},
-		queries: map[string]*queryEntry{},
-		ids:     map[string]int32{},
+		pages:   relink.NewPageCache(),
+		search:  newSearchCache(ev.Searcher),
 		reports: make([]TargetReport, len(targets)),
 		pre:     map[preKey]*preCounts{},
 	}
@@ -417,21 +398,15 @@ func Evaluate(ctx context.Context, ev Evaluation) (*Report, error) {
 
 // run is the state of one Evaluate call, shared by its workers.
 type run struct {
-	ev   *Evaluation
-	grid Grid
-	df   *lexsig.Cache
+	ev     *Evaluation
+	grid   Grid
+	df     *lexsig.Cache
+	pages  *relink.MemoryPageCache
+	search *searchCache
 
-	mu      sync.Mutex // guards pages, queries, ids, pre
-	pages   map[string]*pageEntry
-	queries map[string]*queryEntry
-	ids     map[string]int32 // canonical URI → small integer
-	rawIDs  sync.Map         // result URI as the searcher wrote it → int32
+	mu      sync.Mutex // guards pre
 	pre     map[preKey]*preCounts
-
-	searches atomic.Int64 // queries asked for
-	queried  atomic.Int64 // distinct queries searched
-	fetched  atomic.Int64 // distinct pages fetched and filtered
-	reports  []TargetReport
+	reports []TargetReport
 }
 
 // all evaluates the targets with the workers and stops at the first error.
@@ -460,7 +435,7 @@ func (r *run) all(ctx context.Context, targets []string) error {
 				if r.ev.Progress != nil {
 					progMu.Lock()
 					done++
-					r.ev.Progress(r.progress(done, len(targets)))
+					r.ev.Progress(Progress{Done: done, Total: len(targets), Pages: r.pages.Len(), Queries: r.search.distinct()})
 					progMu.Unlock()
 				}
 			}
@@ -476,15 +451,7 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return err
-	}
-	return nil
-}
-
-// progress returns the state after done targets.
-func (r *run) progress(done, total int) Progress {
-	return Progress{Done: done, Total: total, Pages: int(r.fetched.Load()), Queries: int(r.queried.Load())}
+	return context.Cause(ctx)
 }
 
 // report assembles the Report once every target is done.
@@ -495,8 +462,8 @@ func (r *run) report() *Report {
 		Sizes:    r.grid.Sizes,
 		Targets:  r.reports,
 		Pages:    map[string]int{},
-		Queries:  int(r.queried.Load()),
-		Searches: int(r.searches.Load()),
+		Queries:  r.search.distinct(),
+		Searches: int(r.search.asked.Load()),
 	}
 	sums := map[string]*score.Cost{}
 	addCost := func(name string, mr MethodReport) {
@@ -520,7 +487,7 @@ func (r *run) report() *Report {
 		for _, st := range r.ev.Strategies {
 			mr := t.Methods[st.Name()]
 			rep.Table.Add(st.Name(), st.Terms(), mr.Ranks[0])
-			if st.UsesArchive() {
+			if st.Needs().Archive {
 				rep.Table.Describe(st.Name(), score.MethodInfo{UsesArchive: true})
 			}
 			addCost(st.Name(), mr)
@@ -531,9 +498,11 @@ func (r *run) report() *Report {
 		n := float64(len(r.reports))
 		rep.Costs[name] = score.Cost{Lookups: c.Lookups / n, Searches: c.Searches / n, Fetches: c.Fetches / n}
 	}
-	for _, p := range r.pages {
-		if p.done {
-			rep.Pages[p.outcome]++
+	outcomes := map[string]string{}
+	for in := range r.pages.All {
+		rep.Pages[in.Outcome()]++
+		if c, err := canon.Canonicalize(in.URI); err == nil {
+			outcomes[c] = in.Outcome()
 		}
 	}
 	for _, nav := range r.grid.Nav {
@@ -542,8 +511,11 @@ func (r *run) report() *Report {
 			p := Preprocessing{Nav: nav, Level: level, Pages: map[string]int{}, Occurrences: map[string]int{}}
 			if c != nil {
 				maps.Copy(p.Occurrences, c.occurrences)
-				for uri := range c.pages {
-					p.Pages[r.pages[uri].outcome]++
+				for uri, outcome := range c.pages {
+					if o, ok := outcomes[uri]; ok {
+						outcome = o
+					}
+					p.Pages[outcome]++
 				}
 			}
 			rep.Preprocessing = append(rep.Preprocessing, p)
@@ -559,198 +531,26 @@ type preKey struct {
 }
 
 type preCounts struct {
-	pages       map[string]bool
+	pages       map[string]string // canonical URI → outcome in the trail
 	occurrences map[string]int
 }
-
-// pageEntry is one backlink page, fetched, filtered and parsed once for the
-// whole evaluation.
-type pageEntry struct {
-	mu      sync.Mutex // held while the page is fetched and filtered
-	done    bool
-	outcome string // OutcomeKept, FilterFetch, FilterLink or a filter's name
-	reason  string
-	doc     *backlink.Document
-	fetches int // requests its fetch and filters made
-
-	tfOnce sync.Once
-	tf     []termCount // the counted words of the whole page
-}
-
-// termCount is one term's frequency on a page.
-type termCount struct {
-	term string
-	n    int
-}
-
-// page returns the entry of the backlink page uri (canonical key c),
-// fetching and filtering it on first use. Only ctx's end is an error.
-func (r *run) page(ctx context.Context, fetcher filter.Fetcher, filters *filter.Filters, uri, c string) (*pageEntry, error) {
-	r.mu.Lock()
-	e := r.pages[c]
-	if e == nil {
-		e = &pageEntry{}
-		r.pages[c] = e
-	}
-	r.mu.Unlock()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.done {
-		return e, nil
-	}
-	var n atomic.Int64
-	counted := func(f filter.Fetcher) filter.Fetcher {
-		return filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
-			n.Add(1)
-			return f.Fetch(ctx, uri)
-		})
-	}
-	fs := *filters
-	fs.Fetcher = counted(fs.Fetcher)
-	outcome, reason, doc := check(ctx, counted(fetcher), &fs, uri)
-	if err := ctx.Err(); err != nil {
-		return nil, err // not cached: the next caller tries again
-	}
-	e.outcome, e.reason, e.doc, e.done = outcome, reason, doc, true
-	e.fetches = int(n.Load())
-	r.fetched.Add(1)
-	return e, nil
-}
-
-// check fetches, filters and parses one backlink page, as Finder.Gather
-// does.
-func check(ctx context.Context, fetcher filter.Fetcher, filters *filter.Filters, uri string) (outcome, reason string, doc *backlink.Document) {
-	page, err := fetcher.Fetch(ctx, uri)
-	if err != nil {
-		return FilterFetch, err.Error(), nil
-	}
-	rej, err := filters.Check(ctx, page)
-	if err != nil {
-		return FilterFetch, err.Error(), nil
-	}
-	if rej != nil {
-		return rej.Filter, rej.Reason, nil
-	}
-	body, _, err := backlink.Decode(page.Body, page.Header.Get("Content-Type"))
-	if err == nil {
-		doc, err = backlink.Parse(body, page.URI)
-	}
-	if err != nil {
-		return FilterLink, err.Error(), nil
-	}
-	return OutcomeKept, "", doc
-}
-
-// pageTF returns the counted words of the whole page, from loc, any of its
-// located links.
-func (e *pageEntry) pageTF(loc *backlink.Located) []termCount {
-	e.tfOnce.Do(func() {
-		tf := lexsig.Count(loc.Words(backlink.Page, true))
-		e.tf = make([]termCount, 0, len(tf))
-		for t, n := range tf {
-			// Interned, so that the page's text is not kept alive by its
-			// terms and each term is held once across pages.
-			e.tf = append(e.tf, termCount{unique.Make(t).Value(), n})
-		}
-	})
-	return e.tf
-}
-
-// queryEntry is one distinct query, searched once.
-type queryEntry struct {
-	mu   sync.Mutex
-	done atomic.Bool // set, under mu, once ids are known
-	ids  []int32     // the results' canonical URIs, as ids
-}
-
-// rank returns the rank of the target with id target in the results of q,
-// 1 first, or 0.
-func (r *run) rank(ctx context.Context, q lexsig.Query, target int32) (int, error) {
-	r.searches.Add(1)
-	key := queryKey(q)
-	r.mu.Lock()
-	e := r.queries[key]
-	if e == nil {
-		e = &queryEntry{}
-		r.queries[key] = e
-	}
-	r.mu.Unlock()
-	e.mu.Lock()
-	if !e.done.Load() {
-		results, err := r.ev.Searcher.Search(ctx, q, score.MaxRank)
-		if err != nil {
-			e.mu.Unlock()
-			return 0, fmt.Errorf("relink: search %q: %w", q, err)
-		}
-		e.ids = make([]int32, 0, min(len(results), score.MaxRank))
-		for _, res := range results[:min(len(results), score.MaxRank)] {
-			e.ids = append(e.ids, r.resultID(res.URI))
-		}
-		e.done.Store(true)
-		r.queried.Add(1)
-	}
-	e.mu.Unlock()
-	if i := slices.Index(e.ids, target); i >= 0 {
-		return i + 1, nil
-	}
-	return 0, nil
-}
-
-// resultID returns the id of the canonical form of a result's URI; a URI
-// that cannot be canonicalized gets an id of its own, which matches no
-// target.
-func (r *run) resultID(raw string) int32 {
-	if id, ok := r.rawIDs.Load(raw); ok {
-		return id.(int32)
-	}
-	c, err := canon.Canonicalize(raw)
-	if err != nil {
-		c = "\x00" + raw
-	}
-	id := r.id(c)
-	r.rawIDs.Store(raw, id)
-	return id
-}
-
-// id returns the small integer standing for the canonical URI c.
-func (r *run) id(c string) int32 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	id, ok := r.ids[c]
-	if !ok {
-		id = int32(len(r.ids))
-		r.ids[c] = id
-	}
-	return id
-}
-
-// located is a backlink page's links to one URI, or why there are none.
-type located struct {
-	loc     *backlink.Located
-	content bool // some link is not navigation
-	reason  string
-}
-
-// locKey names a page's links to one URI.
-type locKey struct{ page, via string }
 
 // targetRun is the state of one target's evaluation.
 type targetRun struct {
 	*run
-	target  string
-	id      int32
-	fetcher filter.Fetcher
-	filters filter.Filters
-	locs    map[locKey]*located
-	rep     TargetReport
-	pre     map[preKey]*preCounts
+	target string
+	answer string // the canonical URI at which the page is found
+	finder *relink.Finder
+	links  *prefixCache
+	rep    TargetReport
+	pre    map[preKey]*preCounts
 }
 
 // target evaluates every method for one target.
 func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 	view := r.ev.Missing(target)
 	if view.Fetcher == nil || view.Backlinks == nil {
-		return TargetReport{}, fmt.Errorf("relink: evaluate %s: view without Fetcher or Backlinks", target)
+		return TargetReport{}, fmt.Errorf("eval: %s: view without Fetcher or Backlinks", target)
 	}
 	answer := target
 	if r.ev.Answer != nil {
@@ -759,51 +559,40 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 			answer = "\x00never"
 		}
 	}
+	links := &prefixCache{p: view.Backlinks, limit: slices.Max(r.grid.Backlinks), m: map[string][]backlink.Backlink{}}
 	t := &targetRun{
-		run:     r,
-		target:  target,
-		id:      r.id(answer),
-		fetcher: view.Fetcher,
-		filters: r.ev.Filters,
-		locs:    map[locKey]*located{},
-		rep:     TargetReport{URI: target, Methods: map[string]MethodReport{}},
-		pre:     map[preKey]*preCounts{},
+		run:    r,
+		target: target,
+		answer: answer,
+		links:  links,
+		finder: &relink.Finder{
+			Backlinks:     links,
+			Fetcher:       view.Fetcher,
+			DF:            r.df,
+			Searcher:      r.search,
+			Filters:       r.ev.Filters,
+			Pages:         r.pages,
+			Results:       score.MaxRank,
+			KeepMissing:   r.ev.KeepMissing,
+			KeepBacklinks: r.ev.KeepBacklinks,
+		},
+		rep: TargetReport{URI: target, Methods: map[string]MethodReport{}},
+		pre: map[preKey]*preCounts{},
 	}
-	if t.filters.Fetcher == nil {
-		t.filters.Fetcher = view.Fetcher
+	if r.ev.Archive != nil {
+		t.finder.Archive = filter.FetcherFunc(r.ev.Archive)
 	}
 	for _, nav := range r.grid.Nav {
-		p := view.Backlinks
-		if !nav {
-			if p = view.ContentBacklinks; p == nil {
-				return TargetReport{}, fmt.Errorf("relink: evaluate %s: view without ContentBacklinks for a grid without navigation links", target)
-			}
-		}
-		answers := map[string][]backlink.Backlink{}
-		var prev []backlink.Backlink
-		prevK := 0
 		for _, k := range r.grid.Backlinks {
-			links, err := t.neighborhood(ctx, p, answers, k)
-			if err != nil {
-				return TargetReport{}, err
-			}
-			if k == slices.Max(r.grid.Backlinks) {
-				if err := t.count(ctx, nav, links); err != nil {
+			for _, d := range r.grid.Depths {
+				if err := t.methods(ctx, Method{Depth: d, Backlinks: k, Nav: nav}); err != nil {
 					return TargetReport{}, err
 				}
 			}
-			if prev != nil && slices.EqualFunc(prev, links, sameBacklink) {
-				// Fewer backlinks exist than the smaller count allowed:
-				// the methods' outcomes are those of the smaller count.
-				t.copyMethods(nav, prevK, k)
-			} else if err := t.methods(ctx, nav, k, links); err != nil {
-				return TargetReport{}, err
-			}
-			prev, prevK = links, k
 		}
 	}
-	if len(r.ev.Strategies) > 0 {
-		if err := t.strategies(ctx, view); err != nil {
+	for _, st := range r.ev.Strategies {
+		if err := t.strategy(ctx, st); err != nil {
 			return TargetReport{}, err
 		}
 	}
@@ -811,7 +600,7 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 	for key, c := range t.pre {
 		all := r.pre[key]
 		if all == nil {
-			all = &preCounts{pages: map[string]bool{}, occurrences: map[string]int{}}
+			all = &preCounts{pages: map[string]string{}, occurrences: map[string]int{}}
 			r.pre[key] = all
 		}
 		maps.Copy(all.pages, c.pages)
@@ -823,323 +612,254 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 	return t.rep, nil
 }
 
-// neighborhood returns the target's backlink neighborhood with backlink
-// count k, as backlink.Neighborhood builds it (level 1 the first k
-// backlinks of the target, level 2 the first k of each level-1 page's, and
-// so on to the grid's largest depth; each page once, where it is first
-// found; Rank renumbered within each level), with every Via set: the target
-// for level 1, the page a deeper page was found through otherwise. Each
-// URI's backlinks are asked of p once, at the grid's largest count, and
-// kept in answers for the smaller counts, which take prefixes of them: a
-// Provider answers its best backlinks first.
-func (t *targetRun) neighborhood(ctx context.Context, p backlink.Provider, answers map[string][]backlink.Backlink, k int) ([]backlink.Backlink, error) {
-	maxK, depth := slices.Max(t.grid.Backlinks), slices.Max(t.grid.Depths)
-	seen := map[string]bool{t.target: true}
-	out := []backlink.Backlink{}
-	frontier := []string{t.target}
-	for level := 1; level <= depth && len(frontier) > 0; level++ {
-		var next []string
-		rank := 0
-		for _, via := range frontier {
-			answer, ok := answers[via]
-			if !ok {
-				var err error
-				if answer, err = p.Backlinks(ctx, via, maxK); err != nil {
-					return nil, fmt.Errorf("relink: evaluate %s: backlinks of %s: %w", t.target, via, err)
-				}
-				answers[via] = answer
-			}
-			for _, b := range answer[:min(len(answer), k)] {
-				c, err := canon.Canonicalize(b.URI)
-				if err != nil || seen[c] {
-					continue
-				}
-				seen[c] = true
-				rank++
-				out = append(out, backlink.Backlink{URI: b.URI, Rank: rank, Level: level, Via: via})
-				next = append(next, c)
-			}
-		}
-		frontier = next
-	}
-	return out, nil
-}
-
-// copyMethods records the outcomes of the methods with backlink count from
-// as those of count to.
-func (t *targetRun) copyMethods(nav bool, from, to int) {
-	for _, d := range t.grid.Depths {
-		for _, r := range t.grid.Radii {
-			m := t.rep.Methods[Method{d, r, from, nav}.String()]
-			t.rep.Methods[Method{d, r, to, nav}.String()] = m
-		}
-	}
-}
-
-// evidence is one backlink page of a neighborhood, ready to draw words from.
-type evidence struct {
-	page    *pageEntry
-	loc     *located
-	outcome string
-}
-
-// evidence returns what the backlink l gives.
-func (t *targetRun) evidence(ctx context.Context, l backlink.Backlink, nav bool) (evidence, error) {
-	c, err := canon.Canonicalize(l.URI)
+// methods gathers the clues of the grid's methods with m's depth, backlink
+// count and navigation setting, and records every radius at every size.
+func (t *targetRun) methods(ctx context.Context, m Method) error {
+	lookups := t.links.calls.Load()
+	clues, err := t.finder.Clues(ctx, t.target, m.Paper(0).Needs())
 	if err != nil {
-		return evidence{outcome: FilterLink}, nil
+		return fmt.Errorf("eval: %s: %w", t.target, err)
 	}
-	p, err := t.page(ctx, t.fetcher, &t.filters, l.URI, c)
-	if err != nil {
-		return evidence{}, err
+	lookups = t.links.calls.Load() - lookups
+	if m.Backlinks == slices.Max(t.grid.Backlinks) && m.Depth == slices.Max(t.grid.Depths) {
+		t.count(m.Nav, clues)
 	}
-	if p.outcome != OutcomeKept {
-		return evidence{page: p, outcome: p.outcome}, nil
+	fetches, kept := 0, 0
+	for _, e := range clues.Evidence {
+		fetches += e.Fetches
+		if e.Kept {
+			kept++
+		}
 	}
-	key := locKey{c, l.Via}
-	loc := t.locs[key]
-	if loc == nil {
-		loc = &located{}
-		found, err := p.doc.Locate(l.Via)
+	for _, r := range t.grid.Radii {
+		m.Radius = r
+		p := m.Paper(0)
+		p.Mode = t.ev.Mode
+		sig, err := p.Signature(ctx, clues, t.df)
 		if err != nil {
-			loc.reason = err.Error()
-		} else {
-			loc.loc = found
-			loc.content = slices.ContainsFunc(found.Links(), func(l backlink.Link) bool { return !l.Nav })
+			return fmt.Errorf("eval: %s: %w", t.target, err)
 		}
-		t.locs[key] = loc
-	}
-	if loc.loc == nil || (!nav && !loc.content) {
-		return evidence{page: p, loc: loc, outcome: FilterLink}, nil
-	}
-	return evidence{page: p, loc: loc, outcome: OutcomeKept}, nil
-}
-
-// count adds the outcomes of the neighborhood links to the preprocessing
-// counts.
-func (t *targetRun) count(ctx context.Context, nav bool, links []backlink.Backlink) error {
-	for _, l := range links {
-		e, err := t.evidence(ctx, l, nav)
-		if err != nil {
-			return err
-		}
-		key := preKey{nav, l.Level}
-		c := t.pre[key]
-		if c == nil {
-			c = &preCounts{pages: map[string]bool{}, occurrences: map[string]int{}}
-			t.pre[key] = c
-		}
-		if uri, err := canon.Canonicalize(l.URI); err == nil {
-			c.pages[uri] = true
-		}
-		c.occurrences[e.outcome]++
-	}
-	return nil
-}
-
-// methods draws the signatures of every depth and radius from the
-// neighborhood links gathered with backlink count k, and searches them.
-func (t *targetRun) methods(ctx context.Context, nav bool, k int, links []backlink.Backlink) error {
-	radii := t.grid.Radii
-	tfs := make([]map[string]int, len(radii))
-	for i := range tfs {
-		tfs[i] = map[string]int{}
-	}
-	var (
-		pages, kept int
-		fetches     int
-		levelStart  int // pages at the levels before this one
-		level       = 1
-		sigs        = make([]lexsig.Signature, len(radii))
-		sigKept     = -1
-	)
-	flush := func(depth int) error {
-		if !slices.Contains(t.grid.Depths, depth) {
-			return nil
-		}
-		for i, r := range radii {
-			if kept != sigKept { // otherwise the words are the same
-				terms, err := lexsig.Rank(ctx, tfs[i], t.df)
-				if err != nil {
-					return fmt.Errorf("relink: evaluate %s: %w", t.target, err)
-				}
-				sigs[i] = terms
-			}
-			// One backlink lookup for the target and one for each page
-			// at the levels before the deepest.
-			lookups := 1 + levelStart
-			if err := t.record(ctx, Method{depth, r, k, nav}, sigs[i], pages, kept, lookups, fetches); err != nil {
-				return err
-			}
-		}
-		sigKept = kept
-		return nil
-	}
-	for _, l := range links {
-		for l.Level > level {
-			if err := flush(level); err != nil {
-				return err
-			}
-			level++
-			levelStart = pages
-		}
-		pages++
-		e, err := t.evidence(ctx, l, nav)
-		if err != nil {
-			return err
-		}
-		if e.page != nil {
-			fetches += e.page.fetches
-		}
-		if e.outcome != OutcomeKept {
-			continue
-		}
-		kept++
-		for i, r := range radii {
-			if r == backlink.Page {
-				for _, tc := range e.page.pageTF(e.loc.loc) {
-					tfs[i][tc.term] += tc.n
-				}
-				continue
-			}
-			lexsig.CountInto(tfs[i], e.loc.loc.Words(r, nav))
-		}
-	}
-	for ; level <= slices.Max(t.grid.Depths); level++ {
-		if err := flush(level); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// record searches the queries of sig at every size and records the
-// method's outcome.
-func (t *targetRun) record(ctx context.Context, m Method, sig lexsig.Signature, pages, kept, lookups, fetches int) error {
-	sizes := t.grid.Sizes
-	mr := MethodReport{
-		Backlinks: pages,
-		Kept:      kept,
-		Lookups:   lookups,
-		Searches:  1,
-		Fetches:   fetches,
-		Terms:     sig.Top(slices.Max(sizes)).Terms(),
-		Ranks:     make([]int, len(sizes)),
-	}
-	for i, size := range sizes {
-		q := sig.Top(size).Query(t.ev.Mode)
-		if len(q.Terms) == 0 {
-			continue
-		}
-		rank, err := t.rank(ctx, q, t.id)
-		if err != nil {
-			return fmt.Errorf("relink: evaluate %s: %w", t.target, err)
-		}
-		mr.Ranks[i] = rank
-	}
-	t.rep.Methods[m.String()] = mr
-	return nil
-}
-
-// strategies runs the Evaluation's Strategies for the target.
-func (t *targetRun) strategies(ctx context.Context, view View) error {
-	k := orDefault(t.ev.StrategyBacklinks, DefaultBacklinks)
-	links, err := view.Backlinks.Backlinks(ctx, t.target, k)
-	if err != nil {
-		return fmt.Errorf("relink: evaluate %s: backlinks: %w", t.target, err)
-	}
-	clues := &Clues{URI: t.target}
-	fetches := 0
-	for i, l := range links[:min(len(links), k)] {
-		l = backlink.Backlink{URI: l.URI, Rank: i + 1, Level: 1, Via: t.target}
-		e, err := t.evidence(ctx, l, true)
-		if err != nil {
-			return err
-		}
-		ev := &Evidence{Trace: Trace{Backlink: l, Kept: e.outcome == OutcomeKept, Filter: e.outcome}}
-		if ev.Kept {
-			ev.Filter, ev.located = "", e.loc.loc
-		}
-		if e.page != nil {
-			fetches += e.page.fetches
-		}
-		clues.Evidence = append(clues.Evidence, ev)
-	}
-	if t.ev.Archive != nil && slices.ContainsFunc(t.ev.Strategies, Strategy.UsesArchive) {
-		if p, err := t.ev.Archive(ctx, t.target); err == nil {
-			clues.Archive = p
-		} else if ctx.Err() != nil {
-			return ctx.Err()
-		}
-	}
-	tools := Tools{DF: t.df, Searcher: &memoSearcher{s: t.ev.Searcher}, Fetcher: view.Fetcher, Results: score.MaxRank}
-	for _, st := range t.ev.Strategies {
-		o, err := st.Find(ctx, clues, tools)
-		if err != nil {
-			return fmt.Errorf("relink: evaluate %s: %s: %w", t.target, st.Name(), err)
-		}
-		t.searches.Add(int64(len(o.Queries)))
 		mr := MethodReport{
-			Backlinks: len(links),
-			Ranks:     []int{0},
-			Lookups:   1,
-			Searches:  len(o.Queries),
-			Fetches:   fetches + o.Fetches,
-			Step:      o.Step,
+			Backlinks: len(clues.Evidence),
+			Kept:      kept,
+			Lookups:   int(lookups),
+			Searches:  1,
+			Fetches:   fetches,
+			Terms:     sig.Top(slices.Max(t.grid.Sizes)).Terms(),
+			Ranks:     make([]int, len(t.grid.Sizes)),
 		}
-		for _, e := range clues.Evidence {
-			if e.Kept {
-				mr.Kept++
+		for i, size := range t.grid.Sizes {
+			p.Size = size
+			q := p.Query(sig)
+			o := &relink.Outcome{}
+			if len(q.Terms) > 0 {
+				o.Queries = []lexsig.Query{q}
+				if o.Candidates, err = t.search.Search(ctx, q, score.MaxRank); err != nil {
+					return fmt.Errorf("eval: %s: search %q: %w", t.target, q, err)
+				}
+			}
+			if mr.Ranks[i], err = t.rank(p, clues, o); err != nil {
+				return err
 			}
 		}
-		if len(o.Queries) > 0 {
-			mr.Terms = o.Queries[0].Terms
-		}
-		for i, c := range o.Candidates[:min(len(o.Candidates), score.MaxRank)] {
-			if t.resultID(c.URI) == t.id {
-				mr.Ranks[0] = i + 1
-				break
-			}
-		}
-		t.rep.Methods[st.Name()] = mr
+		t.rep.Methods[m.String()] = mr
 	}
 	return nil
 }
 
-// memoSearcher remembers the answers of one target's strategies, which
-// share many of their queries.
-type memoSearcher struct {
-	s  lexsig.Searcher
-	mu sync.Mutex
-	m  map[string][]lexsig.Result
+// strategy runs st for the target as Finder.Find does, and records it.
+func (t *targetRun) strategy(ctx context.Context, st relink.Strategy) error {
+	lookups := t.links.calls.Load()
+	f := *t.finder
+	f.Strategy = st
+	res, err := f.Find(ctx, t.target)
+	if err != nil && !errors.Is(err, relink.ErrNoQuery) {
+		return fmt.Errorf("eval: %s: %s: %w", t.target, st.Name(), err)
+	}
+	mr := MethodReport{
+		Backlinks: len(res.Backlinks),
+		Ranks:     []int{t.rankIn(res.Candidates)},
+		Lookups:   int(t.links.calls.Load() - lookups),
+		Searches:  len(res.Queries),
+		Fetches:   res.Fetches,
+		Step:      res.Step,
+	}
+	for _, b := range res.Backlinks {
+		mr.Fetches += b.Fetches
+		if b.Kept {
+			mr.Kept++
+		}
+	}
+	if len(res.Queries) > 0 {
+		mr.Terms = res.Queries[0].Terms
+	}
+	t.rep.Methods[st.Name()] = mr
+	return nil
 }
 
-// Search answers a query asked before from memory.
-func (m *memoSearcher) Search(ctx context.Context, q lexsig.Query, limit int) ([]lexsig.Result, error) {
-	key := strconv.Itoa(limit) + "\x00" + queryKey(q)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if res, ok := m.m[key]; ok {
-		return res, nil
+// rank returns the rank of the target's page among the candidates that
+// Finder.Answer makes of o.
+func (t *targetRun) rank(s relink.Strategy, c *relink.Clues, o *relink.Outcome) (int, error) {
+	res, err := t.finder.Answer(s, c, o)
+	if err != nil && !errors.Is(err, relink.ErrNoQuery) {
+		return 0, err
 	}
-	res, err := m.s.Search(ctx, q, limit)
-	if err != nil {
-		return nil, err
-	}
-	if m.m == nil {
-		m.m = map[string][]lexsig.Result{}
-	}
-	m.m[key] = res
-	return res, nil
+	return t.rankIn(res.Candidates), nil
 }
 
-// queryKey identifies a query.
-func queryKey(q lexsig.Query) string {
-	return q.Mode.String() + "\x00" + strconv.FormatBool(q.Phrase) + "\x00" + strings.Join(q.Terms, "\x00")
+// rankIn returns the rank of the target's page in candidates, 1 first, or 0.
+func (t *targetRun) rankIn(candidates []lexsig.Result) int {
+	for i, c := range candidates[:min(len(candidates), score.MaxRank)] {
+		if u, err := canon.Canonicalize(c.URI); err == nil && u == t.answer {
+			return i + 1
+		}
+	}
+	return 0
 }
 
-// sameBacklink reports whether two neighborhood entries name the same page
-// at the same place of the walk.
-func sameBacklink(a, b backlink.Backlink) bool {
-	return a.URI == b.URI && a.Rank == b.Rank && a.Level == b.Level && a.Via == b.Via
+// count adds the outcomes of the neighborhood's backlink pages to the
+// preprocessing counts.
+func (t *targetRun) count(nav bool, c *relink.Clues) {
+	for _, e := range c.Evidence {
+		key := preKey{nav, e.Level}
+		pc := t.pre[key]
+		if pc == nil {
+			pc = &preCounts{pages: map[string]string{}, occurrences: map[string]int{}}
+			t.pre[key] = pc
+		}
+		outcome := cmp.Or(e.Filter, relink.OutcomeKept)
+		if e.Kept {
+			outcome = relink.OutcomeKept
+		}
+		if uri, err := canon.Canonicalize(e.URI); err == nil {
+			pc.pages[uri] = outcome
+		}
+		pc.occurrences[outcome]++
+	}
+}
+
+// prefixCache is a backlink.Provider (and backlink.ContentProvider) that
+// asks its provider about each URI once, for limit backlinks, and answers
+// smaller limits with a prefix of that answer: a Provider answers its best
+// backlinks first. It counts the calls made of it, as a Finder sees them.
+type prefixCache struct {
+	p     backlink.Provider
+	limit int
+	calls atomic.Int64
+	mu    sync.Mutex
+	m     map[string][]backlink.Backlink
+}
+
+// Backlinks implements backlink.Provider.
+func (c *prefixCache) Backlinks(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
+	return c.get(ctx, "all\x00"+uri, limit, func(n int) ([]backlink.Backlink, error) { return c.p.Backlinks(ctx, uri, n) })
+}
+
+// ContentBacklinks implements backlink.ContentProvider: the provider's
+// content backlinks when it has them, all backlinks otherwise (the Finder
+// then tells navigation links apart on the pages).
+func (c *prefixCache) ContentBacklinks(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
+	cp, ok := c.p.(backlink.ContentProvider)
+	if !ok {
+		return c.Backlinks(ctx, uri, limit)
+	}
+	return c.get(ctx, "content\x00"+uri, limit, func(n int) ([]backlink.Backlink, error) { return cp.ContentBacklinks(ctx, uri, n) })
+}
+
+// FoldsSchemes reports whether the provider does (backlink.SchemeFolder).
+func (c *prefixCache) FoldsSchemes() bool { return backlink.FoldsSchemes(c.p) }
+
+func (c *prefixCache) get(ctx context.Context, key string, limit int, ask func(int) ([]backlink.Backlink, error)) ([]backlink.Backlink, error) {
+	c.calls.Add(1)
+	c.mu.Lock()
+	answer, ok := c.m[key]
+	c.mu.Unlock()
+	if !ok || limit > c.limit {
+		var err error
+		if answer, err = ask(max(limit, c.limit)); err != nil {
+			return nil, err
+		}
+		if limit <= c.limit {
+			c.mu.Lock()
+			c.m[key] = answer
+			c.mu.Unlock()
+		}
+	}
+	return slices.Clone(answer[:min(len(answer), limit)]), nil
+}
+
+// searchCache is a lexsig.Searcher that searches each distinct query once
+// for the whole evaluation, asking for score.MaxRank results, and keeps
+// the answers as small integers.
+type searchCache struct {
+	s     lexsig.Searcher
+	asked atomic.Int64
+
+	mu      sync.Mutex
+	queries map[string]*queryEntry
+	ids     map[string]int32 // result URI → id
+	uris    []lexsig.Result  // id → URI and title
+}
+
+type queryEntry struct {
+	mu   sync.Mutex
+	done bool
+	ids  []int32
+}
+
+func newSearchCache(s lexsig.Searcher) *searchCache {
+	return &searchCache{s: s, queries: map[string]*queryEntry{}, ids: map[string]int32{}}
+}
+
+// distinct returns the number of distinct queries searched.
+func (c *searchCache) distinct() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.queries)
+}
+
+// Search implements lexsig.Searcher. A limit above score.MaxRank is read
+// as score.MaxRank.
+func (c *searchCache) Search(ctx context.Context, q lexsig.Query, limit int) ([]lexsig.Result, error) {
+	c.asked.Add(1)
+	key := relink.QueryKey(q)
+	c.mu.Lock()
+	e := c.queries[key]
+	if e == nil {
+		e = &queryEntry{}
+		c.queries[key] = e
+	}
+	c.mu.Unlock()
+	e.mu.Lock()
+	if !e.done {
+		results, err := c.s.Search(ctx, q, score.MaxRank)
+		if err != nil {
+			e.mu.Unlock()
+			return nil, err
+		}
+		results = results[:min(len(results), score.MaxRank)]
+		e.ids = make([]int32, len(results))
+		c.mu.Lock()
+		for i, res := range results {
+			id, ok := c.ids[res.URI]
+			if !ok {
+				id = int32(len(c.uris))
+				c.ids[res.URI] = id
+				c.uris = append(c.uris, lexsig.Result{URI: res.URI, Title: res.Title})
+			}
+			e.ids[i] = id
+		}
+		c.mu.Unlock()
+		e.done = true
+	}
+	ids := e.ids
+	e.mu.Unlock()
+	out := make([]lexsig.Result, min(len(ids), limit))
+	c.mu.Lock()
+	for i := range out {
+		out[i] = c.uris[ids[i]]
+		out[i].Rank = i + 1
+	}
+	c.mu.Unlock()
+	return out, nil
 }

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/lab/eval"
 	"github.com/linkrot/relink/score"
 )
 
@@ -44,7 +44,7 @@ func (res *results) checks() []check {
 
 // name returns the method's name with the suffix of a navigation setting.
 func name(depth int, r backlink.Radius, k int, sfx string) string {
-	return relink.Method{Depth: depth, Radius: r, Backlinks: k, Nav: true}.String() + sfx
+	return eval.Method{Depth: depth, Radius: r, Backlinks: k, Nav: true}.String() + sfx
 }
 
 // verdict grades a share of comparisons that went the paper's way.
@@ -104,7 +104,7 @@ func (res *results) checkDepth(sfx string) (check, bool) {
 		}
 		if rOf > 0 {
 			c.evidence = append(c.evidence, fmt.Sprintf("%s: level 1 higher in %d of %d (backlinks, size) cells; at 4 terms, level 1 vs levels 1+2: %s",
-				relink.RadiusName(r), rWon, rOf, strings.Join(at4, "; ")))
+				r.String(), rWon, rOf, strings.Join(at4, "; ")))
 		}
 		won, of = won+rWon, of+rOf
 	}

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/lab/eval"
 	"github.com/linkrot/relink/score"
 )
 
@@ -28,7 +29,7 @@ const (
 type mode struct {
 	name   string // "" for the paper's mode
 	title  string
-	report *relink.Report
+	report *eval.Report
 }
 
 // modes returns the modes that ran.
@@ -73,7 +74,7 @@ func comparedMethods() []compared {
 }
 
 // find returns the run of method at terms in rep.
-func find(rep *relink.Report, method string, terms int) (score.Run, bool) {
+func find(rep *eval.Report, method string, terms int) (score.Run, bool) {
 	for _, r := range rep.Table.Runs() {
 		if r.Method == method && r.Terms == terms {
 			return r, true
@@ -105,7 +106,7 @@ func (res *results) writeComparison(w io.Writer) error {
 				continue
 			}
 			archive := ""
-			if s := strategies[c.method]; s != nil && s.UsesArchive() {
+			if s := strategies[c.method]; s != nil && s.Needs().Archive {
 				archive = "yes"
 			}
 			cost := m.report.Costs[c.method]

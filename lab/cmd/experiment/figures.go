@@ -47,8 +47,8 @@ func (res *results) figures() []figure {
 		out = append(out, f)
 		for _, r := range radii {
 			f := figure{
-				file:  "depth-" + relink.RadiusName(r) + sfx,
-				title: fmt.Sprintf("First- and Second-Level Backlinks, radius %s%s (levels-radius-ranks)", relink.RadiusName(r), note),
+				file:  "depth-" + r.String() + sfx,
+				title: fmt.Sprintf("First- and Second-Level Backlinks, radius %s%s (levels-radius-ranks)", r.String(), note),
 			}
 			for _, depth := range []int{1, 2} {
 				for _, k := range ks {

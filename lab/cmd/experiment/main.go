@@ -61,7 +61,8 @@ import (
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
-	"github.com/linkrot/relink/internal/ingestbar"
+	"github.com/linkrot/relink/lab/eval"
+	"github.com/linkrot/relink/lab/internal/ingestbar"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/score"
 )
@@ -185,18 +186,22 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	// The archived copy of a target is its page in the store as built
 	// from the corpus, before it went missing or moved.
 	archive := func(ctx context.Context, t string) (*filter.Page, error) { return s.Fetch(ctx, t) }
-	ev := relink.Evaluation{
+	ev := eval.Evaluation{
 		Targets:    uris,
 		Missing:    views(s),
 		DF:         s,
 		Searcher:   s,
-		Grid:       relink.Grid{Nav: cfg.navSettings()},
+		Grid:       eval.Grid{Nav: cfg.navSettings()},
 		Workers:    cfg.workers,
 		Progress:   bar.update,
 		Strategies: relink.Strategies(),
 		Archive:    archive,
+		// The paper's setting: the page kept its URI in the engine, and
+		// the paper counted whatever the engine answered.
+		KeepMissing:   true,
+		KeepBacklinks: true,
 	}
-	rep, err := relink.Evaluate(ctx, ev)
+	rep, err := eval.Evaluate(ctx, ev)
 	bar.finish()
 	if err != nil {
 		return err
@@ -230,13 +235,12 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 // spent building.
 // views returns the Missing function of an evaluation over s: each
 // target missing in its own view.
-func views(s *store.Store) func(string) relink.View {
-	return func(t string) relink.View {
+func views(s *store.Store) func(string) eval.View {
+	return func(t string) eval.View {
 		v := s.WithMissing(t)
-		return relink.View{
-			Backlinks:        v,
-			ContentBacklinks: v.Provider(store.BacklinkOptions{ExcludeNav: true}),
-			Fetcher:          v,
+		return eval.View{
+			Backlinks: v,
+			Fetcher:   v,
 		}
 	}
 }
@@ -244,7 +248,7 @@ func views(s *store.Store) func(string) relink.View {
 // runMoved runs ev again in the moved mode: a second store is built from
 // the manifest with every target published at a new URI (movedURI), and a
 // target is found when its new URI is.
-func runMoved(ctx context.Context, cfg *config, m *store.Manifest, ev relink.Evaluation, res *results, stderr io.Writer) error {
+func runMoved(ctx context.Context, cfg *config, m *store.Manifest, ev eval.Evaluation, res *results, stderr io.Writer) error {
 	moves := make(map[string]string, len(ev.Targets))
 	for _, t := range ev.Targets {
 		moves[t] = movedURI(t)
@@ -270,9 +274,12 @@ func runMoved(ctx context.Context, cfg *config, m *store.Manifest, ev relink.Eva
 	res.movedIngest = time.Since(start)
 	bar := newProgress(stderr, len(ev.Targets))
 	ev.Missing, ev.DF, ev.Searcher, ev.Progress = views(ms), ms, ms, bar.update
+	// A moved page is found as a user finds it: the Finder's defaults
+	// leave the old URI and the backlink pages out of the candidates.
+	ev.KeepMissing, ev.KeepBacklinks = false, false
 	ev.Answer = func(t string) string { return moves[t] }
 	start = time.Now()
-	rep, err := relink.Evaluate(ctx, ev)
+	rep, err := eval.Evaluate(ctx, ev)
 	bar.finish()
 	if err != nil {
 		return fmt.Errorf("moved mode: %w", err)

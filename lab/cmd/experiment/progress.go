@@ -7,8 +7,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/linkrot/relink"
-	"github.com/linkrot/relink/internal/ingestbar"
+	"github.com/linkrot/relink/lab/eval"
+	"github.com/linkrot/relink/lab/internal/ingestbar"
 )
 
 // progress shows the grid's progress on stderr: a bar with the rate and the
@@ -18,11 +18,11 @@ type progress struct {
 	bar   *progressbar.ProgressBar
 	start time.Time
 	last  time.Time
-	p     relink.Progress
+	p     eval.Progress
 }
 
 func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, start: time.Now(), last: time.Now(), p: relink.Progress{Total: total}}
+	p := &progress{w: w, start: time.Now(), last: time.Now(), p: eval.Progress{Total: total}}
 	if ingestbar.IsTerminal(w) {
 		p.bar = progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(w),
@@ -41,7 +41,7 @@ func newProgress(w io.Writer, total int) *progress {
 }
 
 // update is the evaluation's Progress callback.
-func (p *progress) update(st relink.Progress) {
+func (p *progress) update(st eval.Progress) {
 	p.p = st
 	if p.bar != nil {
 		p.bar.Describe(fmt.Sprintf("grid (%d pages, %d queries)", st.Pages, st.Queries))

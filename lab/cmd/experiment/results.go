@@ -19,6 +19,7 @@ import (
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lab/eval"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/score"
 )
@@ -28,14 +29,14 @@ type results struct {
 	corpus  string
 	seed    uint64
 	targets []target
-	report  *relink.Report
+	report  *eval.Report
 	ingest  time.Duration
 	grid    time.Duration
 	nav     []bool
 	runs    map[string]map[int]score.Run // by method and size
 
 	// The moved mode's report and times; moved is nil when it did not run.
-	moved                  *relink.Report
+	moved                  *eval.Report
 	movedIngest, movedGrid time.Duration
 }
 
@@ -234,14 +235,14 @@ func (res *results) writeMatrix(w io.Writer, nav bool, cell func(score.Run) stri
 
 // targetLine is one line of targets.jsonl.
 type targetLine struct {
-	URI              string                         `json:"uri"`
-	Site             string                         `json:"site"`
-	Title            string                         `json:"title"`
-	Stratum          string                         `json:"stratum"`
-	Backlinks        int                            `json:"backlinks"`
-	ContentBacklinks int                            `json:"content_backlinks"`
-	Sizes            []int                          `json:"sizes"`
-	Methods          map[string]relink.MethodReport `json:"methods"`
+	URI              string                       `json:"uri"`
+	Site             string                       `json:"site"`
+	Title            string                       `json:"title"`
+	Stratum          string                       `json:"stratum"`
+	Backlinks        int                          `json:"backlinks"`
+	ContentBacklinks int                          `json:"content_backlinks"`
+	Sizes            []int                        `json:"sizes"`
+	Methods          map[string]eval.MethodReport `json:"methods"`
 }
 
 func (res *results) writeTargets(w io.Writer) error {
@@ -298,7 +299,7 @@ func (res *results) strata() []stratumResult {
 				}
 			}
 			for _, nav := range res.nav {
-				level1 := relink.Method{Depth: 1, Radius: backlink.Anchor, Backlinks: maxK, Nav: nav}
+				level1 := eval.Method{Depth: 1, Radius: backlink.Anchor, Backlinks: maxK, Nav: nav}
 				if mr, ok := rep.Methods[level1.String()]; ok && mr.Kept == 0 {
 					sr.NoUsableBacklink[navKey(nav)]++
 				}
@@ -397,7 +398,7 @@ type filtersFile struct {
 	Pages map[string]int `json:"pages"`
 	// Neighborhoods breaks pages and (target, page) occurrences down by
 	// navigation setting and level.
-	Neighborhoods []relink.Preprocessing `json:"neighborhoods"`
+	Neighborhoods []eval.Preprocessing `json:"neighborhoods"`
 }
 
 func (res *results) writeFiltersJSON(w io.Writer) error {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/linkrot/relink/internal/ingestbar"
+	"github.com/linkrot/relink/lab/internal/ingestbar"
 	"github.com/linkrot/relink/provider/store"
 )
 
