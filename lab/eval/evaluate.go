@@ -311,11 +311,12 @@ type Evaluation struct {
 	// Strategies are further methods, each run for each target as
 	// Finder.Find runs it.
 	Strategies []relink.Strategy
-	// KeepMissing and KeepBacklinks are the Finder's: they keep the
-	// missing URI and the backlink pages among the candidates. The
-	// paper's setting keeps both (the page kept its URI in the engine, and
-	// the paper counted whatever the engine answered).
-	KeepMissing, KeepBacklinks bool
+	// LeaveOutMissing and LeaveOutBacklinks leave the missing URI and the
+	// backlink pages out of the candidates, as a Finder does by default
+	// (relink.Finder.KeepMissing, KeepBacklinks). The zero value keeps
+	// both: the paper's setting, where the page kept its URI in the
+	// engine and the paper counted whatever the engine answered.
+	LeaveOutMissing, LeaveOutBacklinks bool
 	// Workers is how many targets are evaluated at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
@@ -573,8 +574,8 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 			Filters:       r.ev.Filters,
 			Pages:         r.pages,
 			Results:       score.MaxRank,
-			KeepMissing:   r.ev.KeepMissing,
-			KeepBacklinks: r.ev.KeepBacklinks,
+			KeepMissing:   !r.ev.LeaveOutMissing,
+			KeepBacklinks: !r.ev.LeaveOutBacklinks,
 		},
 		rep: TargetReport{URI: target, Methods: map[string]MethodReport{}},
 		pre: map[preKey]*preCounts{},

@@ -196,10 +196,6 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 		Progress:   bar.update,
 		Strategies: relink.Strategies(),
 		Archive:    archive,
-		// The paper's setting: the page kept its URI in the engine, and
-		// the paper counted whatever the engine answered.
-		KeepMissing:   true,
-		KeepBacklinks: true,
 	}
 	rep, err := eval.Evaluate(ctx, ev)
 	bar.finish()
@@ -276,7 +272,7 @@ func runMoved(ctx context.Context, cfg *config, m *store.Manifest, ev eval.Evalu
 	ev.Missing, ev.DF, ev.Searcher, ev.Progress = views(ms), ms, ms, bar.update
 	// A moved page is found as a user finds it: the Finder's defaults
 	// leave the old URI and the backlink pages out of the candidates.
-	ev.KeepMissing, ev.KeepBacklinks = false, false
+	ev.LeaveOutMissing, ev.LeaveOutBacklinks = true, true
 	ev.Answer = func(t string) string { return moves[t] }
 	start = time.Now()
 	rep, err := eval.Evaluate(ctx, ev)
