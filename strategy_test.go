@@ -155,8 +155,8 @@ type fixed struct {
 	uris []string
 }
 
-func (f fixed) Name() string      { return f.name }
-func (f fixed) Terms() int        { return 1 }
+func (f fixed) Name() string        { return f.name }
+func (f fixed) Terms() int          { return 1 }
 func (f fixed) Needs() relink.Needs { return relink.Needs{} }
 func (f fixed) Find(ctx context.Context, c *relink.Clues, t relink.Tools) (*relink.Outcome, error) {
 	o := &relink.Outcome{Queries: []lexsig.Query{{Terms: []string{f.name}}}}
