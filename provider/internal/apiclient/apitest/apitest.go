@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -247,6 +248,32 @@ func Run(t *testing.T, s Suite) {
 		for _, verb := range []string{"%v", "%+v", "%s", "%#v", "%d", "%x", "%q"} {
 			if got := fmt.Sprintf(verb, c); strings.Contains(got, Key) {
 				t.Errorf("Sprintf(%q, client) = %q shows the key", verb, got)
+			}
+		}
+	})
+
+	t.Run("redirect to another host keeps the key home", func(t *testing.T) {
+		var seen []string
+		var mu sync.Mutex
+		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			seen = append(seen, r.URL.String())
+			for name, vs := range r.Header {
+				seen = append(seen, name+": "+strings.Join(vs, ", "))
+			}
+			http.Error(w, "not here", http.StatusNotFound)
+		}))
+		defer other.Close()
+		moved := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+r.URL.RequestURI(), http.StatusFound)
+		})
+		search(t, moved, 1, 5*time.Second, 10)
+		mu.Lock()
+		defer mu.Unlock()
+		for _, s := range seen {
+			if strings.Contains(s, Key) {
+				t.Errorf("the other host saw the key in %q", s)
 			}
 		}
 	})
