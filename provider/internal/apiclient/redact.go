@@ -1,11 +1,13 @@
 package apiclient
 
 import (
+	"encoding/base64"
 	"net/http"
 	"net/url"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Redacted replaces a secret wherever a Client prints one.
@@ -43,10 +45,23 @@ func newRedactor(req *http.Request, names, extra []string) *redactor {
 			add(v)
 		}
 	}
-	// Values that appear escaped in a URL must be found escaped too.
+	// The password of the URL's user information travels in an
+	// Authorization header as base64 of "user:password"; a server may echo
+	// that header in its body.
+	if req != nil && req.URL != nil && req.URL.User != nil {
+		if pw, ok := req.URL.User.Password(); ok && pw != "" {
+			add(pw)
+			add(req.URL.User.Username() + ":" + pw)
+		}
+	}
+	// Values that appear escaped in a URL, or encoded in base64, must be
+	// found so too.
 	for _, v := range slices.Clone(r.values) {
 		add(url.QueryEscape(v))
 		add(url.PathEscape(v))
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+			add(enc.EncodeToString([]byte(v)))
+		}
 	}
 	sort.SliceStable(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
 	return r
@@ -58,6 +73,18 @@ func (r *redactor) text(s string) string {
 		s = strings.ReplaceAll(s, v, Redacted)
 	}
 	return s
+}
+
+// snippet returns the start of body as snippet does, with every secret
+// value replaced by Redacted, including one that the cut at SnippetLen
+// would have split.
+func (r *redactor) snippet(body []byte) string {
+	longest := 0
+	for _, v := range r.values {
+		longest = max(longest, utf8.RuneCountInString(v))
+	}
+	s, more := clean(body, SnippetLen+longest)
+	return cutRunes(r.text(s), SnippetLen, more)
 }
 
 // url returns u as a string with the values of secret query parameters
