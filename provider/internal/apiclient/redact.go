@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -148,3 +149,81 @@ type scrubbed struct {
 
 func (s *scrubbed) Error() string { return s.msg }
 func (s *scrubbed) Unwrap() error { return s.err }
+
+// deep returns err with every secret scrubbed from its message and from the
+// message of every error it wraps, so that a caller who walks the chain
+// sees no secret either. errors.Is and errors.As still find every error of
+// the chain: a scrubbed link matches what it replaces. An error whose
+// chain holds no secret is returned as it is.
+func (r *redactor) deep(err error) error {
+	if err == nil || !r.holds(err) {
+		return err
+	}
+	n := &scrubbedLink{orig: err, msg: r.text(err.Error())}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if inner := u.Unwrap(); inner != nil {
+			n.inner = []error{r.deep(inner)}
+		}
+	case interface{ Unwrap() []error }:
+		for _, inner := range u.Unwrap() {
+			n.inner = append(n.inner, r.deep(inner))
+		}
+	}
+	return n
+}
+
+// holds reports whether the message of err or of anything it wraps shows
+// a secret.
+func (r *redactor) holds(err error) bool {
+	if err == nil {
+		return false
+	}
+	if r.text(err.Error()) != err.Error() {
+		return true
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return r.holds(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, inner := range u.Unwrap() {
+			if r.holds(inner) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scrubbedLink stands for orig in a scrubbed chain: it prints orig's
+// message redacted, unwraps to the scrubbed links of what orig wraps, and
+// matches errors.Is and errors.As as orig itself does.
+type scrubbedLink struct {
+	orig  error
+	msg   string
+	inner []error
+}
+
+func (s *scrubbedLink) Error() string   { return s.msg }
+func (s *scrubbedLink) Unwrap() []error { return s.inner }
+
+// Is reports whether orig is target or says it is.
+func (s *scrubbedLink) Is(target error) bool {
+	if s.orig == target {
+		return true
+	}
+	is, ok := s.orig.(interface{ Is(error) bool })
+	return ok && is.Is(target)
+}
+
+// As sets target to orig when orig is of target's type, or asks orig's own
+// As method.
+func (s *scrubbedLink) As(target any) bool {
+	v := reflect.ValueOf(target)
+	if v.Kind() == reflect.Pointer && !v.IsNil() && reflect.TypeOf(s.orig).AssignableTo(v.Type().Elem()) {
+		v.Elem().Set(reflect.ValueOf(s.orig))
+		return true
+	}
+	as, ok := s.orig.(interface{ As(any) bool })
+	return ok && as.As(target)
+}
