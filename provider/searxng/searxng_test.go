@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -75,7 +74,14 @@ func newFast(cfg apitest.Config) (*searxng.Client, error) {
 		Backoff:    time.Millisecond,
 		MaxBackoff: time.Millisecond,
 		Timeout:    cfg.Timeout,
+
+		CrossHostRedirects: cfg.CrossHostRedirects,
 	})
+}
+
+// newBase returns a client for tests of one attempt at baseURL.
+func newBase(baseURL string) (lexsig.Searcher, error) {
+	return newFast(apitest.Config{BaseURL: baseURL, Attempts: 1, Timeout: time.Second})
 }
 
 func TestShared(t *testing.T) {
@@ -88,34 +94,13 @@ func TestShared(t *testing.T) {
 }
 
 func TestDocumentedResponse(t *testing.T) {
-	body, err := os.ReadFile("testdata/search.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/searxng/search" {
-			t.Errorf("request path %q, want /searxng/search", r.URL.Path)
-		}
-		w.Write(body) // the same page for every pageno: the second brings nothing new
-	}))
-	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL + "/searxng/", Attempts: 1, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive)
-	got, err := c.Search(context.Background(), q, 10)
-	if err != nil {
-		t.Fatalf("Search(%q) = %v", q, err)
-	}
-	want := []lexsig.Result{
-		{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
-		{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
-	}
-	if _, err := c.HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
+	// The same page for every pageno: the second brings nothing new.
+	c := apitest.Documented(t, "testdata/search.json", func(base string) (lexsig.Searcher, error) { return newBase(base + "/searxng/") },
+		lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive), 10, []lexsig.Result{
+			{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
+			{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
+		})
+	if _, err := c.(*searxng.Client).HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
 		t.Errorf("HitCount(%q) = %v, want ErrNoHitCount (results but number_of_results 0)", "link", err)
 	}
 }

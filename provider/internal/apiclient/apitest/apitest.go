@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -36,11 +35,12 @@ type Config struct {
 	BaseURL string
 	// Key is the API key, empty in the missing-key case.
 	Key string
-	// Attempts and Timeout must be passed on to the client; New must
-	// also set tiny backoffs (a millisecond) and no rate limit, so the
-	// suite runs in well under a second.
-	Attempts int
-	Timeout  time.Duration
+	// Attempts, Timeout and CrossHostRedirects must be passed on to the
+	// client; New must also set tiny backoffs (a millisecond) and no rate
+	// limit, so the suite runs in well under a second.
+	Attempts           int
+	Timeout            time.Duration
+	CrossHostRedirects bool
 }
 
 // Suite describes one service to Run.
@@ -252,31 +252,8 @@ func Run(t *testing.T, s Suite) {
 		}
 	})
 
-	t.Run("redirect to another host keeps the key home", func(t *testing.T) {
-		var seen []string
-		var mu sync.Mutex
-		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			defer mu.Unlock()
-			seen = append(seen, r.URL.String())
-			for name, vs := range r.Header {
-				seen = append(seen, name+": "+strings.Join(vs, ", "))
-			}
-			http.Error(w, "not here", http.StatusNotFound)
-		}))
-		defer other.Close()
-		moved := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, other.URL+r.URL.RequestURI(), http.StatusFound)
-		})
-		search(t, moved, 1, 5*time.Second, 10)
-		mu.Lock()
-		defer mu.Unlock()
-		for _, s := range seen {
-			if strings.Contains(s, Key) {
-				t.Errorf("the other host saw the key in %q", s)
-			}
-		}
-	})
+	runRedirects(t, s)
+	runHostile(t, s, search)
 
 	t.Run("canceled context", func(t *testing.T) {
 		srv := httptest.NewServer(hang)
