@@ -1,0 +1,4 @@
+package brave
+
+// Decode is the engine's decoding, for the fuzz target.
+var Decode = engine.Decode
