@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -233,4 +234,59 @@ func TestErrorNamesRequestNotKey(t *testing.T) {
 		t.Errorf("Error.URL = %q, want the query in it", e.URL)
 	}
 	apitest.CheckNoKey(t, err)
+}
+
+// TestWait checks how long a refused request waits: Brave sends
+// X-RateLimit-Reset (seconds until each window of X-RateLimit-Policy
+// resets) rather than Retry-After.
+func TestWait(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name   string
+		header http.Header
+		want   time.Duration
+		wantOK bool
+	}{
+		{"nothing", http.Header{}, 0, false},
+		{"second spent", http.Header{"X-Ratelimit-Reset": {"1, 1419704"}, "X-Ratelimit-Remaining": {"0, 1000"}}, time.Second, true},
+		{"month spent", http.Header{"X-Ratelimit-Reset": {"1, 1419704"}, "X-Ratelimit-Remaining": {"1, 0"}}, 1419704 * time.Second, true},
+		{"none known spent: the soonest", http.Header{"X-Ratelimit-Reset": {"7, 30"}}, 7 * time.Second, true},
+		{"Retry-After first", http.Header{"Retry-After": {"3"}, "X-Ratelimit-Reset": {"1, 1419704"}}, 3 * time.Second, true},
+		{"unreadable", http.Header{"X-Ratelimit-Reset": {"soon"}}, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := brave.Wait(tt.header, at)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("Wait(%v) = %v, %v, want %v, %v", tt.header, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+// TestMonthlyQuotaSpent checks that a 429 whose X-RateLimit-Reset says
+// the month's quota is spent ends the search at once, naming the wait.
+func TestMonthlyQuotaSpent(t *testing.T) {
+	var count atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		count.Add(1)
+		w.Header().Set("X-RateLimit-Limit", "1, 2000")
+		w.Header().Set("X-RateLimit-Remaining", "1, 0")
+		w.Header().Set("X-RateLimit-Reset", "1, 1419704")
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprint(w, `{"type":"ErrorResponse","error":{"status":429,"code":"RATE_LIMITED","detail":"Request rate limit exceeded for plan."}}`)
+	}))
+	defer srv.Close()
+	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 5, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
+	var se *brave.StatusError
+	if !errors.Is(err, brave.ErrRateLimited) || !errors.As(err, &se) || se.RetryAfter != 1419704*time.Second {
+		t.Errorf("Search() = %v, want ErrRateLimited with RetryAfter 1419704s", err)
+	}
+	if n := count.Load(); n != 1 {
+		t.Errorf("Search() made %d requests, want 1", n)
+	}
 }
