@@ -29,8 +29,8 @@ func ExampleExtract() {
 		fmt.Println(radius, words)
 	}
 	// Output:
-	// 0 [Next rediscovering missing web pages]
-	// 5 [Home Next Week 3 finding lost pages read the short paper on rediscovering missing web pages and bring two questions about]
+	// anchor [Next rediscovering missing web pages]
+	// five [Home Next Week 3 finding lost pages read the short paper on rediscovering missing web pages and bring two questions about]
 }
 
 func ExampleLocate() {
