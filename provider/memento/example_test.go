@@ -64,7 +64,9 @@ func ExampleClient_Closest() {
 func ExampleClient_Fetch() {
 	srv := service()
 	defer srv.Close()
-	c := &memento.Client{BaseURL: srv.URL, Rate: rate.Inf}
+	// The example's archive is on loopback, an address the Client refuses
+	// to fetch a memento from unless AllowPrivate is set.
+	c := &memento.Client{BaseURL: srv.URL, Rate: rate.Inf, AllowPrivate: true}
 
 	page, err := c.Fetch(context.Background(), "http://example.com/tutorial.html")
 	if err != nil {
