@@ -78,10 +78,10 @@ type Record struct {
 // Reader reads WARC records (WARC/1.0 and WARC/1.1, ISO 28500) from a plain
 // or gzip-compressed stream. A Reader is not safe for concurrent use.
 type Reader struct {
-	cnt    *counter
-	src    *bufio.Reader // the input as given, compressed or not
-	gz     *gzip.Reader  // nil for a plain input
-	br     *bufio.Reader // the records' bytes: src, or the current gzip member
+	cnt     *counter
+	src     *bufio.Reader // the input as given, compressed or not
+	gz      *gzip.Reader  // nil for a plain input
+	br      *bufio.Reader // the records' bytes: src, or the current gzip member
 	member  int64         // offset of the current gzip member
 	members int           // gzip members opened so far
 	body    *block        // the block of the record returned last
