@@ -1,7 +1,9 @@
 package commoncrawl_test
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"unicode"
@@ -75,4 +77,69 @@ func checkText(t *testing.T, what, s string, max int) {
 // isHTTP reports whether u is an http or https URI.
 func isHTTP(u string) bool {
 	return strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")
+}
+
+// FuzzReader reads any bytes as a WAT file and checks that Next never
+// panics or loops, that every error is io.EOF, a *SkipError with
+// ReasonBadRecord (which ends the file and comes back on every later call)
+// or nothing else, that pages come out in record order, and that Stats
+// counts what was returned and reported. Memory stays bounded by
+// MaxRecordBytes, set low here.
+func FuzzReader(f *testing.F) {
+	const a = "http://a.example/"
+	w := newWAT(f)
+	w.meta(a, response(a, "2024-05-18T01:58:11Z", `"200"`, head("A", "/base/"), links(link("A@/href", "/x", "x"), link("IMG@/src", "/i.png", ""))))
+	w.meta(a, request(a))
+	w.meta(a+"b", response(a+"b", "2024-05-18T01:58:12Z", `"404"`, head("", ""), links()))
+	w.meta(a+"c", response(a+"c", "2024-05-18T01:58:13Z", `200`, head("C", ""), links(link("A@/href", "http://c.example/", "c"))))
+	good := w.bytes()
+	f.Add(good)
+	f.Add(good[:len(good)-7])
+	broken := bytes.Clone(good)
+	copy(broken[len(broken)/2:], "garbage garbage garbage")
+	f.Add(broken)
+	f.Add([]byte("WARC/1.1\r\nWARC-Type: metadata\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}\r\n\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var reported int
+		r, err := commoncrawl.NewReader(bytes.NewReader(data), &commoncrawl.Options{
+			MaxRecordBytes: 4096,
+			OnSkip:         func(*commoncrawl.SkipError) { reported++ },
+		})
+		if err != nil {
+			t.Fatalf("NewReader: %v", err)
+		}
+		pages, last := 0, -1
+		for steps := 0; ; steps++ {
+			if steps > len(data)+2 {
+				t.Fatalf("more than %d calls of Next on %d bytes", steps, len(data))
+			}
+			p, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				var se *commoncrawl.SkipError
+				if !errors.As(err, &se) || se.Reason != commoncrawl.ReasonBadRecord {
+					t.Fatalf("Next: %v, want io.EOF or a *SkipError with ReasonBadRecord", err)
+				}
+				if _, again := r.Next(); again != err {
+					t.Fatalf("Next after %v = %v, want the same error", err, again)
+				}
+				break
+			}
+			if p.Record <= last || p.Offset < 0 || p.Offset >= int64(len(data)) {
+				t.Fatalf("page record %d at offset %d after record %d, in %d bytes", p.Record, p.Offset, last, len(data))
+			}
+			last = p.Record
+			pages++
+		}
+		st := r.Stats()
+		skipped := 0
+		for _, n := range st.Skipped {
+			skipped += n
+		}
+		if st.Pages != pages || skipped != reported {
+			t.Fatalf("Stats = %+v, but %d pages returned and %d skips reported", st, pages, reported)
+		}
+	})
 }

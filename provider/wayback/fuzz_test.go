@@ -108,3 +108,40 @@ func FuzzParseReplay(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAvailability checks that any JSON answer of the availability API
+// gives a snapshot or an error (ErrNoCapture or ErrMalformed), never a
+// panic, and that a snapshot has a URL, a time that writes back to 14
+// digits, and a status of three digits or none.
+func FuzzAvailability(f *testing.F) {
+	for _, name := range []string{"available.json", "available-none.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"archived_snapshots": {"closest": {"available": true, "url": "http://a/", "timestamp": "20000012170449", "status": "200"}}}`))
+	f.Add([]byte(`{"archived_snapshots": {"closest": {"available": true, "url": "http://a/", "timestamp": "19960101000000", "status": "-"}}}`))
+	f.Add([]byte(`{"archived_snapshots": {"closest": {"available": true, "url": "", "timestamp": "1", "status": "2000"}}}`))
+	f.Add([]byte(`{"archived_snapshots": {}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var a availability
+		if json.Unmarshal(data, &a) != nil {
+			return
+		}
+		s, err := a.snapshot()
+		if err != nil {
+			if !errors.Is(err, ErrNoCapture) && !errors.Is(err, ErrMalformed) {
+				t.Fatalf("snapshot error %v is neither ErrNoCapture nor ErrMalformed", err)
+			}
+			return
+		}
+		if s.URL == "" || (s.Status != 0 && (s.Status < 100 || s.Status > 999)) {
+			t.Fatalf("snapshot %+v: no URL or an impossible status", s)
+		}
+		if _, err := ParseTimestamp(Timestamp(s.Time)); err != nil {
+			t.Fatalf("snapshot time %v does not write back: %v", s.Time, err)
+		}
+	})
+}
