@@ -13,6 +13,7 @@ import (
 
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/warc"
 )
 
 // reasons are the reasons Parse may give.
@@ -86,17 +87,21 @@ func isHTTP(u string) bool {
 // counts what was returned and reported. Memory stays bounded by
 // MaxRecordBytes, set low here.
 func FuzzReader(f *testing.F) {
-	const a = "http://a.example/"
-	w := newWAT(f)
-	w.meta(a, response(a, "2024-05-18T01:58:11Z", `"200"`, head("A", "/base/"), links(link("A@/href", "/x", "x"), link("IMG@/src", "/i.png", ""))))
-	w.meta(a, request(a))
-	w.meta(a+"b", response(a+"b", "2024-05-18T01:58:12Z", `"404"`, head("", ""), links()))
-	w.meta(a+"c", response(a+"c", "2024-05-18T01:58:13Z", `200`, head("C", ""), links(link("A@/href", "http://c.example/", "c"))))
+	// Small seeds in the layout of Common Crawl's envelopes, one gzip
+	// member per record: the fuzzer minimizes every new input, which
+	// takes long for inputs of kilobytes.
+	const env = `{"Envelope":{"WARC-Header-Metadata":{"WARC-Type":"response","WARC-Target-URI":"http://a.example/"},` +
+		`"Payload-Metadata":{"HTTP-Response-Metadata":{"Response-Message":{"Status":"200"},` +
+		`"HTML-Metadata":{"Head":{"Base":"/b/"},"Links":[{"path":"A@/href","url":"x","text":"x"},{"path":"IMG@/src","url":"i.png"}]}}}}}`
+	w := &watFile{t: f}
+	w.w = warc.NewWriter(&w.buf, true)
+	w.meta("http://a.example/", env)
+	w.meta("http://a.example/", request("http://a.example/"))
 	good := w.bytes()
 	f.Add(good)
 	f.Add(good[:len(good)-7])
 	broken := bytes.Clone(good)
-	copy(broken[len(broken)/2:], "garbage garbage garbage")
+	copy(broken[30:], "garbage")
 	f.Add(broken)
 	f.Add([]byte("WARC/1.1\r\nWARC-Type: metadata\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}\r\n\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

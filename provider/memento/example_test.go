@@ -93,3 +93,16 @@ func ExampleRawURI() {
 	// http://web.archive.org/web/20130115101913id_/http://www.cnn.com/
 	// http://archive.md/20150422173637/http://www.cnn.com/
 }
+
+func ExampleClient_Fetch_privateAddress() {
+	// The service names a memento on loopback, as an answer naming a
+	// machine of the local network would.
+	srv := service()
+	defer srv.Close()
+	c := &memento.Client{BaseURL: srv.URL, Rate: rate.Inf}
+
+	_, err := c.Fetch(context.Background(), "http://example.com/tutorial.html")
+	fmt.Println(errors.Is(err, memento.ErrPrivateAddress))
+	// Output:
+	// true
+}
