@@ -173,20 +173,7 @@ func FuzzReadResponse(f *testing.F) {
 		f.Add([]byte(block))
 	}
 	f.Fuzz(func(t *testing.T, block []byte) {
-		var buf bytes.Buffer
-		h := Header{{Name: "WARC-Type", Value: TypeResponse}, {Name: "Content-Type", Value: "application/http; msgtype=response"}}
-		if err := NewWriter(&buf, false).WriteRecord(h, block); err != nil {
-			t.Fatal(err)
-		}
-		rd, err := NewReader(&buf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := rd.Next()
-		if err != nil {
-			t.Fatalf("reading back a record written: %v", err)
-		}
-		_, header, body, err := ReadResponse(rec)
+		_, header, body, err := ReadResponse(record(t, TypeResponse, "application/http; msgtype=response", string(block)))
 		if err != nil {
 			var fe *FormatError
 			if !errors.As(err, &fe) {

@@ -1,7 +1,6 @@
 package warc
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -65,28 +64,10 @@ func (r *Reader) Resync() (int64, error) {
 // resyncGzip positions the input at the next gzip member that starts with a
 // record and opens it.
 func (r *Reader) resyncGzip() error {
-	for {
-		buf, err := r.src.Peek(bufSize)
-		i := bytes.Index(buf, gzipMagic)
-		switch {
-		case i > 0:
-			r.src.Discard(i) // bring the candidate to the front, with a full buffer after it
-			continue
-		case i == 0 && startsRecord(buf):
-			return r.nextMember()
-		case i == 0:
-			r.src.Discard(1)
-			continue
-		}
-		if err != nil && err != bufio.ErrBufferFull {
-			if err == io.EOF {
-				r.src.Discard(len(buf))
-			}
-			return err
-		}
-		// Keep the bytes that may begin a magic number cut by the buffer's end.
-		r.src.Discard(len(buf) - len(gzipMagic) + 1)
+	if err := r.seek(gzipMagic, startsRecord); err != nil {
+		return err
 	}
+	return r.nextMember()
 }
 
 // gzipMagic starts every gzip member WARC writers make: the magic number and
@@ -105,40 +86,55 @@ func startsRecord(p []byte) bool {
 	return err == nil && string(head[:]) == "WARC/"
 }
 
+// versionMark is what precedes a record in a plain file: the end of a line
+// and the start of a version line.
+var versionMark = []byte("\nWARC/")
+
 // resyncPlain positions the input at the next WARC version line after the
 // record at failed.
 func (r *Reader) resyncPlain(failed int64) error {
-	if r.pos() > failed && r.atVersionLine() {
+	if p, _ := r.src.Peek(64); r.pos() > failed && isVersionLine(p) {
 		return nil // the failure left the input at the next record
 	}
 	if _, err := r.src.Discard(1); err != nil {
 		return err
 	}
-	const mark = "\nWARC/"
+	if err := r.seek(versionMark, func(p []byte) bool { return isVersionLine(p[1:]) }); err != nil {
+		return err
+	}
+	_, err := r.src.Discard(1) // the line end
+	return err
+}
+
+// isVersionLine reports whether p starts with a WARC version line.
+func isVersionLine(p []byte) bool {
+	line, _, ok := bytes.Cut(p[:min(len(p), 64)], []byte("\n"))
+	return ok && validVersion(string(bytes.TrimSuffix(line, []byte("\r"))))
+}
+
+// seek discards the input up to the next place that starts with mark and
+// where ok, given the buffered input from there (up to bufSize bytes),
+// reports that reading can go on. It returns io.EOF when there is none.
+func (r *Reader) seek(mark []byte, ok func([]byte) bool) error {
 	for {
 		buf, err := r.src.Peek(bufSize)
-		i := bytes.Index(buf, []byte(mark))
-		if i >= 0 {
-			r.src.Discard(i + 1)
-			if r.atVersionLine() {
-				return nil
-			}
+		switch i := bytes.Index(buf, mark); {
+		case i > 0:
+			r.src.Discard(i) // the candidate to the front, with a full buffer after it
+			continue
+		case i == 0 && ok(buf):
+			return nil
+		case i == 0:
+			r.src.Discard(1)
 			continue
 		}
-		if err != nil && err != bufio.ErrBufferFull {
+		if err != nil {
 			if err == io.EOF {
 				r.src.Discard(len(buf))
 			}
 			return err
 		}
+		// Keep the bytes that may begin a mark cut by the buffer's end.
 		r.src.Discard(len(buf) - len(mark) + 1)
 	}
-}
-
-// atVersionLine reports whether the input continues with a WARC version
-// line.
-func (r *Reader) atVersionLine() bool {
-	p, _ := r.src.Peek(64)
-	line, _, ok := bytes.Cut(p, []byte("\n"))
-	return ok && validVersion(string(bytes.TrimSuffix(line, []byte("\r"))))
 }
