@@ -93,7 +93,7 @@ type findConfig struct {
 	depth, backlinks, terms, results                             int
 	docs                                                         int64
 	rate                                                         float64
-	excludeNav, disjunctive, asJSON, allowPrivate, ignoreRobots bool
+	excludeNav, disjunctive, asJSON, allowPrivate, ignoreRobots  bool
 	keepMissing, keepBacklinks                                   bool
 }
 
@@ -156,7 +156,9 @@ type findPlan struct {
 	*findConfig
 	set      map[string]bool
 	strategy relink.Strategy
-	target   string
+	// label names the method in the output (methodName).
+	label  string
+	target string
 }
 
 // parseFind parses and checks find's command line, before anything is
@@ -182,6 +184,10 @@ func parseFind(args []string) (*findPlan, error) {
 	var err error
 	if p.strategy, err = pickMethod(c, p.set); err != nil {
 		return nil, err
+	}
+	p.label = p.strategy.Name()
+	if paper, ok := p.strategy.(relink.Paper); ok && c.method != paper.Name() {
+		p.label = fmt.Sprintf("paper %s, %d terms", paper.Name(), paper.Terms())
 	}
 	if err := checkFlags(c, p.set); err != nil {
 		return nil, err
@@ -400,7 +406,7 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	out := makeOutput(res, p.strategy.Terms())
-	out.Method, out.Search, out.DF, out.Error = methodName(p.strategy), p.search, dfs.output(), noQuery
+	out.Method, out.Search, out.DF, out.Error = p.label, p.search, dfs.output(), noQuery
 	if arch != nil {
 		out.Archive, notes = arch.outcome(notes)
 	}
@@ -424,14 +430,4 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 	}
 	printText(e.stdout, out)
 	return nil
-}
-
-// methodName names the method in the output: a strategy's name, or for
-// the paper's method "paper" and its setting in the benchmark's words
-// ("paper 1-anchor-10, 4 terms").
-func methodName(s relink.Strategy) string {
-	if p, ok := s.(relink.Paper); ok {
-		return fmt.Sprintf("paper %s, %d terms", p.Name(), p.Terms())
-	}
-	return s.Name()
 }

@@ -86,8 +86,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
-		mainUsage(stderr)
-		return exitUsage
+		return fail(stderr, "relink", usagef("no subcommand: want relink SUBCOMMAND [flags] [arguments]"))
 	}
 	switch name := args[0]; name {
 	case "-version", "--version", "version":
