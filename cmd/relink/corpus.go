@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"runtime/pprof"
@@ -63,15 +62,6 @@ func corpusFlags() (*flag.FlagSet, *corpusConfig) {
 	fs.IntVar(&c.batch, "batch", 0, "files per transaction (0: the default)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile to `FILE`")
 	return fs, &c
-}
-
-func corpusCommand() *command {
-	return &command{
-		name:  "corpus",
-		short: "build a store from a manifest, a directory, WARC or WAT files",
-		run:   runCorpus,
-		help:  func(w io.Writer) { fs, _ := corpusFlags(); writeHelp(w, corpusHelp, fs) },
-	}
 }
 
 // parseCorpus parses and checks corpus's command line.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -135,20 +134,13 @@ func findFlags() (*flag.FlagSet, *findConfig) {
 	return fs, &c
 }
 
-func findCommand() *command {
-	return &command{
-		name:  "find",
-		short: "treat one URL as missing and look for it again",
-		run:   runFind,
-		help: func(w io.Writer) {
-			fs, _ := findFlags()
-			var names []string
-			for _, s := range relink.Strategies() {
-				names = append(names, s.Name())
-			}
-			writeHelp(w, fmt.Sprintf(findHelp, relink.Default().Name(), strings.Join(names, ", "), envHelp(), strings.Join(hitCountEngines, ", ")), fs)
-		},
+// findText returns find's help, with the names of the methods.
+func findText() string {
+	var names []string
+	for _, s := range relink.Strategies() {
+		names = append(names, s.Name())
 	}
+	return fmt.Sprintf(findHelp, relink.Default().Name(), strings.Join(names, ", "), envHelp(), strings.Join(hitCountEngines, ", "))
 }
 
 // findPlan is find's command line, checked: the method and the target.
@@ -156,7 +148,7 @@ type findPlan struct {
 	*findConfig
 	set      map[string]bool
 	strategy relink.Strategy
-	// label names the method in the output (methodName).
+	// label names the method in the output.
 	label  string
 	target string
 }

@@ -54,9 +54,14 @@ type command struct {
 	// run parses args and does the work. An error of type *usageError
 	// exits 2, flag.ErrHelp 0 (the help is printed), any other 1.
 	run func(ctx context.Context, env *env, args []string) error
-	// help writes the subcommand's help: usage, description and flags.
-	help func(w io.Writer)
+	// flags returns the subcommand's flags, for its help.
+	flags func() *flag.FlagSet
+	// text returns the help before the flags: usage and description.
+	text func() string
 }
+
+// help writes the subcommand's help: usage, description and flags.
+func (c *command) help(w io.Writer) { writeHelp(w, c.text(), c.flags()) }
 
 // env is what a subcommand may touch of the process.
 type env struct {
@@ -66,7 +71,17 @@ type env struct {
 
 // commands are the subcommands, in the order help lists them.
 func commands() []*command {
-	return []*command{corpusCommand(), findCommand(), signatureCommand(), soft404Command()}
+	fixed := func(s string) func() string { return func() string { return s } }
+	return []*command{
+		{name: "corpus", short: "build a store from a manifest, a directory, WARC or WAT files", run: runCorpus,
+			flags: func() *flag.FlagSet { fs, _ := corpusFlags(); return fs }, text: fixed(corpusHelp)},
+		{name: "find", short: "treat one URL as missing and look for it again", run: runFind,
+			flags: func() *flag.FlagSet { fs, _ := findFlags(); return fs }, text: findText},
+		{name: "signature", short: "the lexical signature of a target from saved backlink pages", run: runSignature,
+			flags: func() *flag.FlagSet { fs, _ := signatureFlags(); return fs }, text: fixed(signatureHelp)},
+		{name: "soft404", short: "the paper's soft 404 check of one live URL", run: runSoft404,
+			flags: func() *flag.FlagSet { fs, _ := soft404Flags(); return fs }, text: fixed(soft404Help)},
+	}
 }
 
 func main() {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,15 +47,6 @@ func signatureFlags() (*flag.FlagSet, *signatureConfig) {
 	fs.StringVar(&c.storePath, "store", "", "store `FILE` to take document frequencies from, opened read-only")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON instead of text")
 	return fs, &c
-}
-
-func signatureCommand() *command {
-	return &command{
-		name:  "signature",
-		short: "the lexical signature of a target from saved backlink pages",
-		run:   runSignature,
-		help:  func(w io.Writer) { fs, _ := signatureFlags(); writeHelp(w, signatureHelp, fs) },
-	}
 }
 
 // sigPage is one backlink page given on the command line.

@@ -8,10 +8,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// fixturePages are the example program's saved pages, each with the URI
+// it was fetched from.
 var fixturePages = []string{
-	"testdata/signature/bakery-blog.html=https://blog.example.net/2024/weekend-baking.html",
-	"testdata/signature/forum-thread.html=https://example.org/t/help.html",
-	"testdata/signature/recipe-index.html=https://example.org/recipes/",
+	"../../examples/signature/testdata/bakery-blog.html=https://blog.example.net/2024/weekend-baking.html",
+	"../../examples/signature/testdata/forum-thread.html=https://example.org/t/help.html",
+	"../../examples/signature/testdata/recipe-index.html=https://example.org/recipes/",
 }
 
 func TestSignatureJSON(t *testing.T) {
@@ -56,7 +58,7 @@ func TestSignatureStore(t *testing.T) {
 }
 
 func TestSignatureErrors(t *testing.T) {
-	page := "testdata/signature/bakery-blog.html"
+	page := "../../examples/signature/testdata/bakery-blog.html"
 	tests := []struct {
 		name string
 		args []string
@@ -66,7 +68,7 @@ func TestSignatureErrors(t *testing.T) {
 		{"no pages", []string{"-target", "https://example.org/x"}, exitUsage},
 		{"bad radius", []string{"-target", "https://example.org/x", "-radius", "wide", page}, exitUsage},
 		{"zero terms", []string{"-target", "https://example.org/x", "-terms", "0", page}, exitUsage},
-		{"missing file", []string{"-target", "https://example.org/x", "testdata/signature/nope.html"}, exitFailure},
+		{"missing file", []string{"-target", "https://example.org/x", "../../examples/signature/testdata/nope.html"}, exitFailure},
 		{"relative target", []string{"-target", "/guides/x.html", page}, exitUsage},
 	}
 	for _, tt := range tests {

@@ -58,15 +58,6 @@ func soft404Flags() (*flag.FlagSet, *soft404Config) {
 	return fs, &c
 }
 
-func soft404Command() *command {
-	return &command{
-		name:  "soft404",
-		short: "the paper's soft 404 check of one live URL",
-		run:   runSoft404,
-		help:  func(w io.Writer) { fs, _ := soft404Flags(); writeHelp(w, soft404Help, fs) },
-	}
-}
-
 // report is the outcome of the check; -json prints it.
 type report struct {
 	Page        fetched   `json:"page"`

@@ -19,11 +19,11 @@ var testFlags = []string{"-allow-private", "-rate", "0", "-attempts", "1", "-tim
 // path with serve.
 func site(t *testing.T, serve func(w http.ResponseWriter, r *http.Request, notFound []byte)) *httptest.Server {
 	t.Helper()
-	page, err := os.ReadFile("testdata/soft404/page.html")
+	page, err := os.ReadFile("../../examples/soft404/testdata/page.html")
 	if err != nil {
 		t.Fatal(err)
 	}
-	notFound, err := os.ReadFile("testdata/soft404/notfound.html")
+	notFound, err := os.ReadFile("../../examples/soft404/testdata/notfound.html")
 	if err != nil {
 		t.Fatal(err)
 	}
