@@ -138,9 +138,12 @@ func printText(w io.Writer, out output) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "backlinks: %d found, %d kept\n", len(out.Backlinks), kept)
 	for _, b := range out.Backlinks {
-		if b.Kept {
+		switch {
+		case b.Kept && len(out.Signature) > 0: // the paper's method counts words
 			fmt.Fprintf(w, "  %4d  kept      %s (%d words)\n", b.Rank, b.URI, b.Words)
-		} else {
+		case b.Kept:
+			fmt.Fprintf(w, "  %4d  kept      %s\n", b.Rank, b.URI)
+		default:
 			fmt.Fprintf(w, "  %4d  %-9s %s: %s\n", b.Rank, b.Filter, b.URI, b.Reason)
 		}
 	}
@@ -161,7 +164,7 @@ func printText(w io.Writer, out output) {
 	fmt.Fprintln(w)
 	switch len(out.Queries) {
 	case 0:
-		fmt.Fprintf(w, "query: %s\n", out.Query)
+		fmt.Fprintln(w, "no query: the backlinks gave nothing to search")
 	case 1:
 		fmt.Fprintf(w, "query: %s\n", out.Queries[0])
 	default:

@@ -939,3 +939,18 @@ func TestFindDFSources(t *testing.T) {
 		})
 	}
 }
+
+// TestFindNoQuery looks for a page nothing links to: not a failure, but a
+// result with its (empty) trail, and one note on stderr that says why no
+// query could be formed (relink.ErrNoQuery).
+func TestFindNoQuery(t *testing.T) {
+	db := buildStore(t)
+	r := mustRun(t, "find", "-store", db, "https://example.org/nothing-links-here.html")
+	if !strings.Contains(r.stdout, "backlinks: 0 found, 0 kept\n") || !strings.Contains(r.stdout, "no query: ") {
+		t.Errorf("output:\n%s\nwant no backlinks and no query", r.stdout)
+	}
+	const note = "relink find: note: relink: no query could be formed for https://example.org/nothing-links-here.html: no backlinks\n"
+	if r.stderr != note {
+		t.Errorf("stderr %q, want %q", r.stderr, note)
+	}
+}
