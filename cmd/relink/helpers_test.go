@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 )
@@ -16,14 +15,8 @@ type ran struct {
 // runArgs runs the command line args in-process, with an empty stdin.
 func runArgs(t *testing.T, args ...string) ran {
 	t.Helper()
-	return runArgsCtx(context.Background(), t, args...)
-}
-
-// runArgsCtx is runArgs with ctx.
-func runArgsCtx(ctx context.Context, t *testing.T, args ...string) ran {
-	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := runContext(ctx, args, strings.NewReader(""), &stdout, &stderr)
+	code := run(args, strings.NewReader(""), &stdout, &stderr)
 	return ran{code, stdout.String(), stderr.String()}
 }
 

@@ -65,7 +65,6 @@ func (c *command) help(w io.Writer) { writeHelp(w, c.text(), c.flags()) }
 
 // env is what a subcommand may touch of the process.
 type env struct {
-	stdin          io.Reader
 	stdout, stderr io.Writer
 }
 
@@ -92,14 +91,15 @@ func main() {
 }
 
 // run runs the command line args (without the program's name) and returns
-// the exit code.
+// the exit code. No subcommand reads stdin yet (fix will: a list of dead
+// links).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, stdin, stdout, stderr)
 }
 
 // runContext is run with a context that a signal cancels.
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
 		return fail(stderr, "relink", usagef("no subcommand: want relink SUBCOMMAND [flags] [arguments]"))
 	}
