@@ -14,6 +14,7 @@ import (
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/provider/memento"
 	"github.com/linkrot/relink/provider/wayback"
+	"github.com/linkrot/relink/provider/web"
 )
 
 // archiveNames are the values of -archive.
@@ -33,10 +34,14 @@ type archive struct {
 
 // newArchive returns the archive name names, at baseURL when it is not
 // empty; "none" gives nil. A baseURL that is not an absolute http(s) URL
-// is an error here, not a failure of the archive noted later.
-func newArchive(name, baseURL, userAgent string, r rate.Limit) (*archive, error) {
+// is a usage error here, not a failure of the archive noted later. The
+// pages a Memento TimeTravel answer names are fetched through the same
+// guard as -fetch web: private and loopback addresses are refused unless
+// allowPrivate (issue 12: an answer must not make the tool fetch an
+// internal address).
+func newArchive(name, baseURL, userAgent string, r rate.Limit, allowPrivate bool) (*archive, error) {
 	if u, err := url.Parse(baseURL); baseURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
-		return nil, fmt.Errorf("bad -archive-url %q: want an absolute http or https URL", baseURL)
+		return nil, usagef("bad -archive-url %s: want an absolute http or https URL", quoteArg(baseURL))
 	}
 	switch name {
 	case "none":
@@ -45,10 +50,16 @@ func newArchive(name, baseURL, userAgent string, r rate.Limit) (*archive, error)
 		c := &wayback.Client{BaseURL: baseURL, UserAgent: userAgent, Rate: r}
 		return &archive{name: name, log: &archiveLog{Fetcher: c}, wayback: c, close: c.CloseIdleConnections}, nil
 	case "memento":
-		c := &memento.Client{BaseURL: baseURL, UserAgent: userAgent, Rate: r}
-		return &archive{name: name, log: &archiveLog{Fetcher: c}, close: c.CloseIdleConnections}, nil
+		// An archive is a service asked, not a site crawled: its
+		// robots.txt is not for its API's users.
+		pages := &web.Client{UserAgent: userAgent, Rate: r, AllowPrivate: allowPrivate, IgnoreRobots: true}
+		c := &memento.Client{BaseURL: baseURL, UserAgent: userAgent, Rate: r, Pages: pages}
+		return &archive{name: name, log: &archiveLog{Fetcher: c}, close: func() {
+			c.CloseIdleConnections()
+			pages.CloseIdleConnections()
+		}}, nil
 	}
-	return nil, fmt.Errorf("unknown -archive %q: want one of %s", name, strings.Join(archiveNames, ", "))
+	return nil, usagef("unknown -archive %s: want one of %s", quoteArg(name), strings.Join(archiveNames, ", "))
 }
 
 // archiveLog is a filter.Fetcher in front of an archive that remembers its

@@ -7,6 +7,7 @@ import (
 
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/lexsig"
 )
 
 // output is what -json prints.
@@ -32,9 +33,14 @@ type output struct {
 	Candidates []outputCandidate `json:"candidates"`
 	Backlinks  []outputBacklink  `json:"backlinks"`
 	// Notes are what went wrong without stopping the run (an archive that
-	// failed), as printed on stderr.
-	Notes   []string `json:"notes,omitempty"`
-	Seconds float64  `json:"seconds"`
+	// failed, no query), as printed on stderr.
+	Notes []string `json:"notes,omitempty"`
+	// Error says why no query could be formed (relink.ErrNoQuery), or is
+	// empty.
+	Error string `json:"error,omitempty"`
+	// Fetches counts the candidate pages the method fetched.
+	Fetches int     `json:"fetches,omitempty"`
+	Seconds float64 `json:"seconds"`
 }
 
 // outputDF says where document frequencies came from.
@@ -52,6 +58,7 @@ type outputDFCache struct {
 	Stored int64  `json:"stored"` // written to the file
 }
 
+// outputTerm is one term of a signature, with its weight (Equation 1).
 type outputTerm struct {
 	Term   string  `json:"term"`
 	TF     int     `json:"tf"`
@@ -63,6 +70,8 @@ type outputCandidate struct {
 	Rank  int    `json:"rank"`
 	URI   string `json:"uri"`
 	Title string `json:"title,omitempty"`
+	// Score is the engine's relevance score, when it reports one.
+	Score float64 `json:"score,omitempty"`
 }
 
 type outputBacklink struct {
@@ -73,9 +82,15 @@ type outputBacklink struct {
 	Filter string `json:"filter,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	Words  int    `json:"words"`
+	// Via is the page a level-2 backlink links to.
+	Via string `json:"via,omitempty"`
+	// Fetches counts the requests inspecting the page made.
+	Fetches int `json:"fetches,omitempty"`
 }
 
-func makeOutput(res *relink.Result, terms int) output {
+// makeOutput returns the output of res, with the top n terms of its
+// signature.
+func makeOutput(res *relink.Result, n int) output {
 	out := output{
 		URI:        res.URI,
 		Query:      res.Query.String(),
@@ -84,21 +99,24 @@ func makeOutput(res *relink.Result, terms int) output {
 		Candidates: []outputCandidate{},
 		Backlinks:  []outputBacklink{},
 		Step:       res.Step,
+		Fetches:    res.Fetches,
 	}
-	for _, t := range res.Signature.Top(terms) {
-		out.Signature = append(out.Signature, outputTerm{t.Text, t.TF, t.DF, t.Weight})
-	}
+	out.Signature = append(out.Signature, terms(res.Signature.Top(n))...)
 	for _, q := range res.Queries {
 		out.Queries = append(out.Queries, q.String())
 	}
 	for _, c := range res.Candidates {
-		out.Candidates = append(out.Candidates, outputCandidate{c.Rank, c.URI, c.Title})
+		out.Candidates = append(out.Candidates, outputCandidate{c.Rank, c.URI, c.Title, c.Score})
 	}
 	for _, b := range res.Backlinks {
-		out.Backlinks = append(out.Backlinks, outputBacklink{
+		ob := outputBacklink{
 			URI: b.URI, Rank: b.Rank, Level: b.Level, Kept: b.Kept,
-			Filter: b.Filter, Reason: b.Reason, Words: b.Words,
-		})
+			Filter: b.Filter, Reason: b.Reason, Words: b.Words, Fetches: b.Fetches,
+		}
+		if b.Level > 1 {
+			ob.Via = b.Via
+		}
+		out.Backlinks = append(out.Backlinks, ob)
 	}
 	return out
 }
@@ -120,17 +138,18 @@ func printText(w io.Writer, out output) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "backlinks: %d found, %d kept\n", len(out.Backlinks), kept)
 	for _, b := range out.Backlinks {
-		if b.Kept {
+		switch {
+		case b.Kept && len(out.Signature) > 0: // the paper's method counts words
 			fmt.Fprintf(w, "  %4d  kept      %s (%d words)\n", b.Rank, b.URI, b.Words)
-		} else {
+		case b.Kept:
+			fmt.Fprintf(w, "  %4d  kept      %s\n", b.Rank, b.URI)
+		default:
 			fmt.Fprintf(w, "  %4d  %-9s %s: %s\n", b.Rank, b.Filter, b.URI, b.Reason)
 		}
 	}
 	if len(out.Signature) > 0 {
-		fmt.Fprintf(w, "\n%-20s %4s %8s %8s\n", "term", "tf", "df", "weight")
-		for _, t := range out.Signature {
-			fmt.Fprintf(w, "%-20s %4d %8d %8.3f\n", t.Term, t.TF, t.DF, t.Weight)
-		}
+		fmt.Fprintln(w)
+		printTerms(w, out.Signature)
 	}
 	if a := out.Archive; a != nil {
 		fmt.Fprintf(w, "\narchived copy (%s): ", a.Service)
@@ -145,7 +164,7 @@ func printText(w io.Writer, out output) {
 	fmt.Fprintln(w)
 	switch len(out.Queries) {
 	case 0:
-		fmt.Fprintf(w, "query: %s\n", out.Query)
+		fmt.Fprintln(w, "no query: the backlinks gave nothing to search")
 	case 1:
 		fmt.Fprintf(w, "query: %s\n", out.Queries[0])
 	default:
@@ -185,5 +204,22 @@ func printRedirects(w io.Writer, rs []outputRedirect) {
 		case r.TooManyHops:
 			fmt.Fprintln(w, "    (still redirecting after the last hop followed)")
 		}
+	}
+}
+
+// terms returns the output of a signature's terms.
+func terms(sig lexsig.Signature) []outputTerm {
+	out := make([]outputTerm, 0, len(sig))
+	for _, t := range sig {
+		out = append(out, outputTerm{t.Text, t.TF, t.DF, t.Weight})
+	}
+	return out
+}
+
+// printTerms prints a signature as a table.
+func printTerms(w io.Writer, ts []outputTerm) {
+	fmt.Fprintf(w, "%-20s %4s %8s %8s\n", "term", "tf", "df", "weight")
+	for _, t := range ts {
+		fmt.Fprintf(w, "%-20s %4d %8d %8.3f\n", t.Term, t.TF, t.DF, t.Weight)
 	}
 }

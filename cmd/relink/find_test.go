@@ -45,17 +45,11 @@ func buildStore(t *testing.T) string {
 	return path
 }
 
-func TestRunJSON(t *testing.T) {
+// TestFindJSON runs the paper's method with the missing page kept among
+// the candidates, as the paper's experiment counted it.
+func TestFindJSON(t *testing.T) {
 	db := buildStore(t)
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"-store", db, "-json", "https://example.org/guides/sourdough-starter.html"}, &stdout, &stderr)
-	if err != nil {
-		t.Fatalf("run: %v (stderr %q)", err, stderr.String())
-	}
-	var got output
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, stdout.String())
-	}
+	got, _ := runJSON(t, "-store", db, "-method", "paper", "-keep-missing", "https://example.org/guides/sourdough-starter.html")
 	if got.URI != "https://example.org/guides/sourdough-starter.html" {
 		t.Errorf("uri = %q", got.URI)
 	}
@@ -81,22 +75,54 @@ func TestRunJSON(t *testing.T) {
 	}
 }
 
-func TestRunText(t *testing.T) {
+// TestFindText runs with -terms alone, which means the paper's method, as
+// it did for rediscover.
+func TestFindText(t *testing.T) {
 	db := buildStore(t)
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"-store", db, "-terms", "2", "https://example.org/guides/sourdough-starter.html"}, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"backlinks: 3 found, 3 kept", "query: guide schedule", "<- the missing page itself"} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+	r := mustRun(t, "find", "-store", db, "-terms", "2", "-keep-missing", "https://example.org/guides/sourdough-starter.html")
+	for _, want := range []string{"method:    paper 1-anchor-10, 2 terms", "backlinks: 3 found, 3 kept", "query: guide schedule", "<- the missing page itself"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
+	}
+}
+
+// TestFindKeep checks that the missing URI and the backlink pages are left
+// out of the candidates unless -keep-missing and -keep-backlinks keep them.
+func TestFindKeep(t *testing.T) {
+	db := buildStore(t)
+	backlinks := []string{"https://example.org", "https://example.org/blog/first-loaf.html", "https://example.org/recipes/focaccia.html"}
+	tests := []struct {
+		name                string
+		args                []string
+		missing, backlinked bool
+	}{
+		{"default", nil, false, false},
+		{"keep missing", []string{"-keep-missing"}, true, false},
+		{"keep backlinks", []string{"-keep-backlinks"}, false, true},
+		{"keep both", []string{"-keep-missing", "-keep-backlinks"}, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// A disjunctive query of anchor words matches every page.
+			got, _ := runJSON(t, append(append([]string{"-store", db, "-method", "paper", "-or", "-results", "10"}, tt.args...), target)...)
+			var uris []string
+			for _, c := range got.Candidates {
+				uris = append(uris, c.URI)
+			}
+			if slices.Contains(uris, target) != tt.missing {
+				t.Errorf("candidates %q: the missing page there = %v, want %v", uris, !tt.missing, tt.missing)
+			}
+			if slices.ContainsFunc(uris, func(u string) bool { return slices.Contains(backlinks, u) }) != tt.backlinked {
+				t.Errorf("candidates %q: a backlink page there = %v, want %v", uris, !tt.backlinked, tt.backlinked)
+			}
+		})
 	}
 }
 
 // TestRunErrors checks that a command line that cannot work is refused
 // with an error that says why, before any request reaches a service.
-func TestRunErrors(t *testing.T) {
+func TestFindErrors(t *testing.T) {
 	clearEnv(t)
 	db := buildStore(t)
 	fake := newFakeSearch(t, "google")
@@ -110,10 +136,10 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{"no URL", []string{"-store", db}, "one URL"},
 		{"two URLs", []string{"-store", db, "https://a.example/", "https://b.example/"}, "one URL"},
-		{"no store", []string{"-store", filepath.Join(t.TempDir(), "none.db"), "https://a.example/"}, "examples/corpus"},
+		{"no store", []string{"-store", filepath.Join(t.TempDir(), "none.db"), "https://a.example/"}, "relink corpus"},
 		{"bad radius", []string{"-store", db, "-radius", "near", "https://a.example/"}, "near"},
 		{"relative URL", []string{"-store", db, "/guides/x.html"}, ""},
-		{"unknown method", []string{"-store", db, "-method", "magic", target}, "paper, best, phrase, url-2"},
+		{"unknown method", []string{"-store", db, "-method", "magic", target}, "best, paper, phrase, url-2"},
 		{"unknown engine", []string{"-store", db, "-search", "altavista", target}, "store, google, brave, marginalia, mojeek, searxng"},
 		{"unknown df", []string{"-store", db, "-df", "guess", target}, "store, search, table"},
 		{"unknown archive", []string{"-store", db, "-archive", "archive.today", target}, "none, wayback, memento"},
@@ -138,17 +164,29 @@ func TestRunErrors(t *testing.T) {
 		{"or with mojeek", live("mojeek", "-key", "k", "-or", target), "OR"},
 		{"negative rate", live("google", "-key", "k", "-cx", "c", "-rate", "-1", target), "-rate"},
 		{"bad search URL", []string{"-store", db, "-search", "google", "-key", "k", "-cx", "c", "-search-url", "ftp://x", target}, "google"},
+		{"backlinks with a strategy is fine, -links is not", []string{"-store", db, "-method", "fusion", "-backlinks", "5", "-links", "content", target}, "-links"},
+		{"exclude-nav against links", []string{"-store", db, "-exclude-nav", "-links", "all", target}, "-exclude-nav"},
+		{"unknown links", []string{"-store", db, "-links", "some", target}, "prefer-content"},
+		{"bad fetch", []string{"-store", db, "-fetch", "ftp", target}, "-fetch"},
+		{"ftp target", []string{"-store", db, "ftp://example.org/a"}, "not an http or https URI"},
 	}
+	// Files named on the command line that are missing or wrong are
+	// failures (1); everything else here is bad usage (2).
+	failures := map[string]bool{"no store": true, "df table file missing": true, "df table not a table": true}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			err := run(context.Background(), tt.args, &stdout, &stderr)
-			if err == nil {
-				t.Fatalf("run(%q) = nil error, want an error", tt.args)
+			r := runArgs(t, append([]string{"find"}, tt.args...)...)
+			want := exitUsage
+			if failures[tt.name] {
+				want = exitFailure
 			}
-			if !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("run(%q) = %q, want an error that says %q", tt.args, err, tt.want)
+			if r.code != want {
+				t.Errorf("relink find %q: exit %d, want %d (stderr %q)", tt.args, r.code, want, r.stderr)
 			}
+			if !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("relink find %q: stderr %q, want an error that says %q", tt.args, r.stderr, tt.want)
+			}
+			checkOneLine(t, r.stderr)
 		})
 	}
 	if n := fake.requests.Load(); n != 0 {
@@ -158,7 +196,7 @@ func TestRunErrors(t *testing.T) {
 
 // TestRunFetchWeb serves the fixture site over HTTP on loopback and fetches
 // the backlink pages live: the result is the same as replaying them.
-func TestRunFetchWeb(t *testing.T) {
+func TestFindFetchWeb(t *testing.T) {
 	srv := httptest.NewServer(http.FileServer(http.Dir("testdata/site")))
 	defer srv.Close()
 	path := filepath.Join(t.TempDir(), "live.db")
@@ -171,15 +209,7 @@ func TestRunFetchWeb(t *testing.T) {
 	}
 	s.Close()
 	target := srv.URL + "/guides/sourdough-starter.html"
-	var stdout, stderr bytes.Buffer
-	err = run(context.Background(), []string{"-store", path, "-fetch", "web", "-allow-private", "-json", target}, &stdout, &stderr)
-	if err != nil {
-		t.Fatalf("run: %v (stderr %q)", err, stderr.String())
-	}
-	var got output
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
+	got, _ := runJSON(t, "-store", path, "-method", "paper", "-keep-missing", "-fetch", "web", "-allow-private", target)
 	if len(got.Backlinks) != 3 {
 		t.Fatalf("backlinks = %+v, want 3", got.Backlinks)
 	}
@@ -194,13 +224,9 @@ func TestRunFetchWeb(t *testing.T) {
 
 	// Without -allow-private the live fetcher refuses loopback: every
 	// backlink is recorded as unfetched, none is lost.
-	stdout.Reset()
-	if err := run(context.Background(), []string{"-store", path, "-fetch", "web", "-json", target}, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
-	got = output{}
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-		t.Fatal(err)
+	got, stderr := runJSON(t, "-store", path, "-method", "paper", "-fetch", "web", target)
+	if !strings.Contains(stderr, "no query could be formed") || !strings.Contains(got.Error, "none of 3 backlink pages kept (fetch 3)") {
+		t.Errorf("error %q, stderr %q: want a note that no query could be formed", got.Error, stderr)
 	}
 	if len(got.Backlinks) != 3 {
 		t.Fatalf("backlinks = %+v, want 3", got.Backlinks)
@@ -379,7 +405,7 @@ func (f *fakeSearch) seen() (queries, keys []string) {
 	return slices.Clone(f.queries), slices.Clone(f.keys)
 }
 
-// clearEnv empties every variable rediscover reads keys from, so that a
+// clearEnv empties every variable find reads keys from, so that a
 // test sees only the keys it passes.
 func clearEnv(t *testing.T) {
 	t.Helper()
@@ -388,20 +414,16 @@ func clearEnv(t *testing.T) {
 	}
 }
 
-// runJSON runs rediscover with args and -json and returns its output and
-// what it wrote on stderr.
+// runJSON runs find with args and -json and returns its output and what
+// it wrote on stderr.
 func runJSON(t *testing.T, args ...string) (output, string) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	args = append([]string{"-json"}, args...)
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("run(%q): %v (stderr %q)", args, err, stderr.String())
-	}
+	r := mustRun(t, append([]string{"find", "-json"}, args...)...)
 	var got output
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, stdout.String())
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.stdout)
 	}
-	return got, stderr.String()
+	return got, r.stderr
 }
 
 // TestRunLiveEngines runs the paper's method end to end against a fake of
@@ -409,7 +431,7 @@ func runJSON(t *testing.T, args ...string) (output, string) {
 // and with -df search the document frequencies are the engine's hit
 // counts (§2.1 "TFIDF"), kept in a -df-cache file from which a second run
 // answers every term while the engine's hit counts are down.
-func TestRunLiveEngines(t *testing.T) {
+func TestFindLiveEngines(t *testing.T) {
 	tests := []struct {
 		engine    string
 		args      []string
@@ -428,7 +450,7 @@ func TestRunLiveEngines(t *testing.T) {
 			clearEnv(t)
 			db := buildStore(t)
 			fake := newFakeSearch(t, tt.engine)
-			args := append([]string{"-store", db, "-search", tt.engine, "-search-url", fake.URL, "-rate", "inf"}, tt.args...)
+			args := append([]string{"-store", db, "-method", "paper", "-keep-missing", "-keep-backlinks", "-search", tt.engine, "-search-url", fake.URL, "-rate", "inf"}, tt.args...)
 			cache := filepath.Join(t.TempDir(), "df.cache")
 			if tt.hitCounts {
 				args = append(args, "-df", "search", "-df-cache", cache)
@@ -509,18 +531,14 @@ func TestRunLiveEngines(t *testing.T) {
 // TestRunLiveText checks the text output of a run against a live engine:
 // where the numbers came from, the signature and the candidates, the
 // missing page marked.
-func TestRunLiveText(t *testing.T) {
+func TestFindLiveText(t *testing.T) {
 	clearEnv(t)
 	t.Setenv(google.KeyEnv, "env-key")
 	t.Setenv(google.CXEnv, "env-cx")
 	db := buildStore(t)
 	fake := newFakeSearch(t, "google")
-	var stdout, stderr bytes.Buffer
-	args := []string{"-store", db, "-search", "google", "-search-url", fake.URL, "-rate", "inf", "-df", "search", target}
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("run: %v (stderr %q)", err, stderr.String())
-	}
-	text := stdout.String()
+	r := mustRun(t, "find", "-store", db, "-method", "paper", "-keep-missing", "-keep-backlinks", "-search", "google", "-search-url", fake.URL, "-rate", "inf", "-df", "search", target)
+	text := r.stdout
 	for _, want := range []string{
 		"search:    google\n",
 		"df:        google/|D|=4310000000\n",
@@ -540,7 +558,7 @@ func TestRunLiveText(t *testing.T) {
 
 // TestRunMissingKey checks that an engine without its key is refused with
 // an error naming where the key comes from, before any request.
-func TestRunMissingKey(t *testing.T) {
+func TestFindMissingKey(t *testing.T) {
 	tests := []struct {
 		engine string
 		args   []string
@@ -561,10 +579,9 @@ func TestRunMissingKey(t *testing.T) {
 			if tt.engine != "searxng" { // for SearXNG the URL is what is missing
 				args = append(args, "-search-url", fake.URL)
 			}
-			var stdout, stderr bytes.Buffer
-			err := run(context.Background(), append(append(args, tt.args...), target), &stdout, &stderr)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("run = %v, want an error naming $%s", err, tt.want)
+			r := runArgs(t, append(append(append([]string{"find"}, args...), tt.args...), target)...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and an error naming $%s", r.code, r.stderr, tt.want)
 			}
 			if n := fake.requests.Load(); n != 0 {
 				t.Errorf("the engine got %d requests, want none", n)
@@ -578,7 +595,7 @@ func TestRunMissingKey(t *testing.T) {
 // with an error that says what happened, and the key is in neither stdout,
 // stderr nor the error, in text or JSON, whether it came from -key or the
 // environment.
-func TestRunNeverPrintsKey(t *testing.T) {
+func TestFindNeverPrintsKey(t *testing.T) {
 	const secret = "sekrit-7f3a9c-0123456789"
 	tests := []struct {
 		engine string
@@ -613,9 +630,10 @@ func TestRunNeverPrintsKey(t *testing.T) {
 					args = append(args, "-json")
 				}
 				var stdout, stderr bytes.Buffer
-				err := run(context.Background(), append(args, target), &stdout, &stderr)
+				e := &env{stdout: &stdout, stderr: &stderr}
+				err := runFind(context.Background(), e, append(args, target))
 				if err == nil {
-					t.Fatalf("run = nil error, want the engine's %d", tt.status)
+					t.Fatalf("runFind = nil error, want the engine's %d", tt.status)
 				}
 				if _, keys := fake.seen(); len(keys) == 0 || keys[0] != secret {
 					t.Fatalf("the engine got keys %q, want %q", keys, secret)
@@ -627,6 +645,11 @@ func TestRunNeverPrintsKey(t *testing.T) {
 				if tt.status == 401 && !errors.Is(err, google.ErrUnauthorized) {
 					t.Errorf("run = %v, want ErrUnauthorized", err)
 				}
+				line := fail(&stderr, "relink find", err)
+				if line != exitFailure {
+					t.Errorf("exit %d, want 1", line)
+				}
+				checkOneLine(t, stderr.String())
 				for name, text := range map[string]string{"stdout": stdout.String(), "stderr": stderr.String(), "error": err.Error()} {
 					if strings.Contains(text, secret) {
 						t.Errorf("%s shows the key: %q", name, text)
@@ -639,7 +662,7 @@ func TestRunNeverPrintsKey(t *testing.T) {
 
 // TestRunCancel checks that a cancelled context (Ctrl-C) stops a run
 // waiting on a slow engine at once, not after the engine's 30 s timeout.
-func TestRunCancel(t *testing.T) {
+func TestFindCancel(t *testing.T) {
 	clearEnv(t)
 	db := buildStore(t)
 	arrived := make(chan struct{}, 1)
@@ -659,10 +682,10 @@ func TestRunCancel(t *testing.T) {
 	}()
 	start := time.Now()
 	var stdout, stderr bytes.Buffer
-	args := []string{"-store", db, "-search", "google", "-search-url", srv.URL, "-key", "k", "-cx", "c", "-df", "search", "-rate", "inf", target}
-	err := run(ctx, args, &stdout, &stderr)
+	args := []string{"-store", db, "-method", "paper", "-search", "google", "-search-url", srv.URL, "-key", "k", "-cx", "c", "-df", "search", "-rate", "inf", target}
+	err := runFind(ctx, &env{stdout: &stdout, stderr: &stderr}, args)
 	if !errors.Is(err, context.Canceled) {
-		t.Errorf("run = %v, want context.Canceled", err)
+		t.Errorf("runFind = %v, want context.Canceled", err)
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("run took %v after the cancel, want it prompt", d)
@@ -725,10 +748,10 @@ func fakeWayback(t *testing.T, captures bool, fail bool) *httptest.Server {
 // TestRunArchiveWayback runs an archive method with the Wayback Machine:
 // the query is the archived copy's own signature, and the page's
 // historical redirect is printed before the candidates.
-func TestRunArchiveWayback(t *testing.T) {
+func TestFindArchiveWayback(t *testing.T) {
 	db := buildStore(t)
 	wb := fakeWayback(t, true, false)
-	args := []string{"-store", db, "-method", "archive-ls5", "-archive", "wayback", "-archive-url", wb.URL, "-rate", "inf", target}
+	args := []string{"-store", db, "-method", "archive-ls5", "-keep-missing", "-archive", "wayback", "-archive-url", wb.URL, "-rate", "inf", target}
 	got, stderr := runJSON(t, args...)
 
 	// The top five words of the 2019 copy by TF-IDF against the store's
@@ -760,11 +783,7 @@ func TestRunArchiveWayback(t *testing.T) {
 		t.Errorf("notes %q, stderr %q; want none", got.Notes, stderr)
 	}
 
-	var stdout, errs bytes.Buffer
-	if err := run(context.Background(), args, &stdout, &errs); err != nil {
-		t.Fatal(err)
-	}
-	text := stdout.String()
+	text := mustRun(t, append([]string{"find"}, args...)...).stdout
 	hop := "2021-03-04 12:00:00 UTC  301  " + target + " -> " + movedTo
 	for _, want := range []string{"historical redirects (wayback): 1\n", hop, "archived copy (wayback): captured 2019-05-01 08:30:00 UTC", "query: " + query} {
 		if !strings.Contains(text, want) {
@@ -778,7 +797,7 @@ func TestRunArchiveWayback(t *testing.T) {
 
 // TestRunArchiveWithout checks that an archive that fails or holds nothing
 // is a note on stderr, not an error: the run goes on without a copy.
-func TestRunArchiveWithout(t *testing.T) {
+func TestFindArchiveWithout(t *testing.T) {
 	tests := []struct {
 		name  string
 		fail  bool     // the archive answers 500, else it has no capture
@@ -795,11 +814,16 @@ func TestRunArchiveWithout(t *testing.T) {
 			if got.Archive != nil || len(got.Queries) != 0 || len(got.Candidates) != 0 {
 				t.Errorf("archive %+v, queries %q, candidates %+v; want none", got.Archive, got.Queries, got.Candidates)
 			}
+			// The first note says no query could be formed: archive-title
+			// had no title.
+			if len(got.Notes) > 0 && strings.Contains(got.Notes[0], "no query could be formed") {
+				got.Notes = got.Notes[1:]
+			}
 			if len(got.Notes) != len(tt.notes) {
 				t.Fatalf("notes %q, want %d", got.Notes, len(tt.notes))
 			}
 			for i, want := range tt.notes {
-				if !strings.Contains(got.Notes[i], want) || !strings.Contains(stderr, "rediscover: note: "+got.Notes[i]) {
+				if !strings.Contains(got.Notes[i], want) || !strings.Contains(stderr, "relink find: note: "+got.Notes[i]) {
 					t.Errorf("note %q (stderr %q), want one that says %q", got.Notes[i], stderr, want)
 				}
 			}
@@ -812,7 +836,7 @@ func TestRunArchiveWithout(t *testing.T) {
 
 // TestRunArchiveMemento runs the archived title's query with a copy found
 // through the Memento Time Travel service.
-func TestRunArchiveMemento(t *testing.T) {
+func TestFindArchiveMemento(t *testing.T) {
 	archived, err := os.ReadFile("testdata/archive/sourdough-starter-2019.html")
 	if err != nil {
 		t.Fatal(err)
@@ -833,7 +857,7 @@ func TestRunArchiveMemento(t *testing.T) {
 	}))
 	defer srv.Close()
 	db := buildStore(t)
-	got, stderr := runJSON(t, "-store", db, "-method", "archive-title", "-archive", "memento", "-archive-url", srv.URL, "-rate", "inf", target)
+	got, stderr := runJSON(t, "-store", db, "-method", "archive-title", "-keep-missing", "-archive", "memento", "-archive-url", srv.URL, "-allow-private", "-rate", "inf", target)
 	const query = "sourdough starter feeding care" // the title, "and" left out
 	if got.Query != query {
 		t.Errorf("query %q, want %q (stderr %q)", got.Query, query, stderr)
@@ -846,28 +870,26 @@ func TestRunArchiveMemento(t *testing.T) {
 	}
 }
 
-// TestRunMethods runs every method of relink.Strategies() that needs no
+// TestFindMethods runs every method of relink.Strategies() that needs no
 // archive, and best, on the store: each prints the queries it sent.
-func TestRunMethods(t *testing.T) {
+func TestFindMethods(t *testing.T) {
 	db := buildStore(t)
-	names := []string{"best"}
+	methods := map[string]relink.Strategy{"best": relink.Best()}
 	for _, s := range relink.Strategies() {
-		if !s.UsesArchive() {
-			names = append(names, s.Name())
+		if !s.Needs().Archive {
+			methods[s.Name()] = s
 		}
 	}
-	for _, name := range names {
+	for name, s := range methods {
 		t.Run(name, func(t *testing.T) {
 			got, _ := runJSON(t, "-store", db, "-method", name, target)
-			want := name
-			if name == "best" {
-				want = relink.Best().Name()
+			if got.Method != s.Name() {
+				t.Errorf("method %q, want %q", got.Method, s.Name())
 			}
-			if got.Method != want {
-				t.Errorf("method %q, want %q", got.Method, want)
-			}
-			if len(got.Queries) == 0 || got.Query != got.Queries[0] || len(got.Signature) != 0 {
-				t.Errorf("query %q, queries %q, signature %+v: want the queries sent and no paper signature", got.Query, got.Queries, got.Signature)
+			// Only the paper's method searches a signature of its own.
+			_, paper := s.(relink.Paper)
+			if len(got.Queries) == 0 || got.Query != got.Queries[0] || (len(got.Signature) != 0) != paper {
+				t.Errorf("query %q, queries %q, signature %+v: want the queries sent, and a signature for the paper's method alone", got.Query, got.Queries, got.Signature)
 			}
 			if len(got.Backlinks) != 3 {
 				t.Errorf("backlinks %+v, want 3", got.Backlinks)
@@ -876,9 +898,9 @@ func TestRunMethods(t *testing.T) {
 	}
 }
 
-// TestRunDFSources checks the document frequencies of -df store and -df
+// TestFindDFSources checks the document frequencies of -df store and -df
 // table, each behind a -df-cache file under its own source name.
-func TestRunDFSources(t *testing.T) {
+func TestFindDFSources(t *testing.T) {
 	table := filepath.Join(t.TempDir(), "bakery.df")
 	// A table in provider/dftable's format: header, then sorted terms.
 	const rows = "relink-df/1\t1000\tbakery-2024\nfeeding\t10\nguide\t500\nschedule\t400\nsourdough\t20\nstarter\t300\n"
@@ -902,7 +924,7 @@ func TestRunDFSources(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := buildStore(t)
 			cache := filepath.Join(t.TempDir(), "df.cache")
-			got, _ := runJSON(t, append(append([]string{"-store", db, "-df-cache", cache}, tt.args...), target)...)
+			got, _ := runJSON(t, append(append([]string{"-store", db, "-method", "paper", "-df-cache", cache}, tt.args...), target)...)
 			if got.DF.Source != tt.source || got.DF.Cache == nil || got.DF.Cache.Stored != 5 {
 				t.Errorf("df %+v, want source %q and 5 terms stored", got.DF, tt.source)
 			}
@@ -915,5 +937,20 @@ func TestRunDFSources(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFindNoQuery looks for a page nothing links to: not a failure, but a
+// result with its (empty) trail, and one note on stderr that says why no
+// query could be formed (relink.ErrNoQuery).
+func TestFindNoQuery(t *testing.T) {
+	db := buildStore(t)
+	r := mustRun(t, "find", "-store", db, "https://example.org/nothing-links-here.html")
+	if !strings.Contains(r.stdout, "backlinks: 0 found, 0 kept\n") || !strings.Contains(r.stdout, "no query: ") {
+		t.Errorf("output:\n%s\nwant no backlinks and no query", r.stdout)
+	}
+	const note = "relink find: note: relink: no query could be formed for https://example.org/nothing-links-here.html: no backlinks\n"
+	if r.stderr != note {
+		t.Errorf("stderr %q, want %q", r.stderr, note)
 	}
 }

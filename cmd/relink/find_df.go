@@ -65,7 +65,7 @@ func openDF(ctx context.Context, c dfConfig, view *store.Store, e *engine) (*dfS
 		df, source = view, dfSourceName("store:"+filepath.Base(c.storePath), docs)
 	case "search":
 		if e.hitCount == nil {
-			return nil, fmt.Errorf("-df search: %s reports no hit counts; the engines that do are %s (or use -df store or -df table)", e.name, strings.Join(hitCountEngines, ", "))
+			return nil, usagef("-df search: %s reports no hit counts; the engines that do are %s (or use -df store or -df table)", e.name, strings.Join(hitCountEngines, ", "))
 		}
 		df, source = e.hitCount.WithDocs(c.docs), dfSourceName(e.source, c.docs)
 	case "table":
@@ -84,7 +84,7 @@ func openDF(ctx context.Context, c dfConfig, view *store.Store, e *engine) (*dfS
 		}
 		df, source = mem, dfSourceName("table:"+name, h.Docs)
 	default:
-		return nil, fmt.Errorf("unknown -df %q: want one of %s", c.kind, strings.Join(dfKinds, ", "))
+		return nil, usagef("unknown -df %s: want one of %s", quoteArg(c.kind), strings.Join(dfKinds, ", "))
 	}
 	s := &dfSetup{source: source, close: func() error { return nil }}
 	if c.cache != "" {

@@ -75,7 +75,7 @@ func newEngine(c engineConfig) (*engine, error) {
 		if v := cmp.Or(flagValue, os.Getenv(env), def); v != "" {
 			return v, nil
 		}
-		return "", fmt.Errorf("-search %s needs %s: set $%s or pass %s", c.name, what, env, flagName)
+		return "", usagef("-search %s needs %s: set $%s or pass %s", c.name, what, env, flagName)
 	}
 	apiKey := func(env, def string) (string, error) { return setting(c.key, env, def, "an API key", "-key") }
 	var (
@@ -115,10 +115,12 @@ func newEngine(c engineConfig) (*engine, error) {
 		}
 		client, err = searxng.New(searxng.Options{BaseURL: base, UserAgent: c.userAgent, Rate: c.rate})
 	default:
-		return nil, fmt.Errorf("unknown -search %q: want one of %s", c.name, strings.Join(engineNames, ", "))
+		return nil, usagef("unknown -search %s: want one of %s", quoteArg(c.name), strings.Join(engineNames, ", "))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("-search %s: %w", c.name, err)
+		// The provider refused its options (a -search-url that is no
+		// URL, say): the command line is wrong.
+		return nil, usage(fmt.Errorf("-search %s: %w", c.name, err))
 	}
 	e := &engine{name: c.name, client: client, source: source}
 	if h, ok := client.(hitCounter); ok {

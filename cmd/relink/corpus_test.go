@@ -2,8 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"io"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,54 +15,57 @@ import (
 	"github.com/linkrot/relink/provider/warc"
 )
 
-func TestParseFlags(t *testing.T) {
+func TestParseCorpus(t *testing.T) {
 	tests := []struct {
 		name    string
 		args    []string
 		wantErr string
-		want    config
+		want    corpusConfig
 	}{
 		{name: "manifest", args: []string{"-manifest", "m.json", "-store", "x.db"},
-			want: config{manifest: "m.json", storePath: "x.db"}},
+			want: corpusConfig{manifest: "m.json", storePath: "x.db"}},
 		{name: "default store", args: []string{"-dir", "d", "-base", "https://e.example/"},
-			want: config{dir: "d", base: "https://e.example/", storePath: "relink.db"}},
+			want: corpusConfig{dir: "d", base: "https://e.example/", storePath: "relink.db"}},
 		{name: "warc list and repeat", args: []string{"-warc", "a.warc,b.warc.gz", "-warc", "c.warc", "-workers", "3"},
-			want: config{warcs: listFlag{"a.warc", "b.warc.gz", "c.warc"}, storePath: "relink.db", workers: 3}},
+			want: corpusConfig{warcs: listFlag{"a.warc", "b.warc.gz", "c.warc"}, storePath: "relink.db", workers: 3}},
 		{name: "wat list and repeat", args: []string{"-wat", "a.wat.gz,b.wat.gz", "-wat", "c.wat.gz"},
-			want: config{wats: listFlag{"a.wat.gz", "b.wat.gz", "c.wat.gz"}, storePath: "relink.db"}},
+			want: corpusConfig{wats: listFlag{"a.wat.gz", "b.wat.gz", "c.wat.gz"}, storePath: "relink.db"}},
 		{name: "nothing to do", args: nil, wantErr: "nothing to ingest"},
 		{name: "dir without base", args: []string{"-dir", "d"}, wantErr: "-dir and -base go together"},
 		{name: "base without dir", args: []string{"-base", "https://e.example/"}, wantErr: "-dir and -base go together"},
 		{name: "empty store", args: []string{"-manifest", "m.json", "-store", ""}, wantErr: "-store must name a file"},
-		{name: "negative workers", args: []string{"-manifest", "m.json", "-workers", "-1"}, wantErr: "must not be negative"},
+		{name: "negative workers", args: []string{"-manifest", "m.json", "-workers", "-1"}, wantErr: "bad -workers -1: want at least 0"},
+		{name: "negative batch", args: []string{"-manifest", "m.json", "-batch", "-1"}, wantErr: "bad -batch -1: want at least 0"},
+		{name: "base not a URL", args: []string{"-dir", "d", "-base", "site.example"}, wantErr: "bad -base"},
+		{name: "base with a query", args: []string{"-dir", "d", "-base", "https://e.example/?a=1"}, wantErr: "bad -base"},
 		{name: "stray argument", args: []string{"-manifest", "m.json", "extra"}, wantErr: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"-manifests", "m.json"}, wantErr: "flag provided but not defined"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stderr bytes.Buffer
-			got, err := parseFlags(tt.args, &stderr)
+			got, err := parseCorpus(tt.args)
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("parseFlags(%q) error = %v, want %q", tt.args, err, tt.wantErr)
+				var ue *usageError
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &ue) {
+					t.Errorf("parseCorpus(%q) error = %v, want a usage error %q", tt.args, err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("parseFlags(%q): %v", tt.args, err)
+				t.Fatalf("parseCorpus(%q): %v", tt.args, err)
 			}
 			if got.manifest != tt.want.manifest || got.storePath != tt.want.storePath || got.dir != tt.want.dir ||
 				got.base != tt.want.base || got.workers != tt.want.workers || got.warcs.String() != tt.want.warcs.String() ||
 				got.wats.String() != tt.want.wats.String() {
-				t.Errorf("parseFlags(%q) = %+v, want %+v", tt.args, *got, tt.want)
+				t.Errorf("parseCorpus(%q) = %+v, want %+v", tt.args, *got, tt.want)
 			}
 		})
 	}
 }
 
-// TestRun builds a store from a small directory and checks the summary
+// TestCorpusDir builds a store from a small directory and checks the summary
 // line, then runs again and checks that nothing is added twice.
-func TestRun(t *testing.T) {
+func TestCorpusDir(t *testing.T) {
 	dir := t.TempDir()
 	site := filepath.Join(dir, "site")
 	if err := os.MkdirAll(site, 0o755); err != nil {
@@ -79,34 +81,28 @@ func TestRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg := &config{dir: site, base: "https://site.example/", storePath: filepath.Join(dir, "s.db")}
+	args := []string{"corpus", "-dir", site, "-base", "https://site.example/", "-store", filepath.Join(dir, "s.db")}
 	want := regexp.MustCompile(`^.*s\.db: 2 pages, 0 redirects, 2 links \(1 navigation, 0 image-map\), skipped: 1 binary in [0-9.]+s\n$`)
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), cfg, &stdout, &stderr); err != nil {
-		t.Fatal(err)
+	r := mustRun(t, args...)
+	if !want.MatchString(r.stdout) {
+		t.Errorf("summary = %q, want it to match %s", r.stdout, want)
 	}
-	if !want.MatchString(stdout.String()) {
-		t.Errorf("summary = %q, want it to match %s", stdout.String(), want)
+	if !strings.Contains(r.stderr, "corpus: dir "+site+": 3/3 files") {
+		t.Errorf("progress on stderr = %q, want a final line with 3/3 files", r.stderr)
 	}
-	if !strings.Contains(stderr.String(), "3/3 files") {
-		t.Errorf("progress on stderr = %q, want a final line with 3/3 files", stderr.String())
-	}
-	stdout.Reset()
-	if err := run(context.Background(), cfg, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
+	r = mustRun(t, args...)
 	want = regexp.MustCompile(`^.*s\.db: 2 pages, 0 redirects, 2 links \(1 navigation, 0 image-map\), skipped: 1 binary, 3 already ingested in [0-9.]+s\n$`)
-	if !want.MatchString(stdout.String()) {
-		t.Errorf("summary of the second run = %q, want it to match %s", stdout.String(), want)
+	if !want.MatchString(r.stdout) {
+		t.Errorf("summary of the second run = %q, want it to match %s", r.stdout, want)
 	}
-	cfg.manifest = filepath.Join(dir, "absent.json")
-	if err := run(context.Background(), cfg, &stdout, &stderr); err == nil {
-		t.Error("run with a missing manifest: no error")
+	r = runArgs(t, append(args, "-manifest", filepath.Join(dir, "absent.json"))...)
+	if r.code != exitFailure || !strings.Contains(r.stderr, "absent.json") {
+		t.Errorf("a missing manifest: exit %d, stderr %q; want 1 and the file named", r.code, r.stderr)
 	}
 }
 
-// TestRunWARC ingests a WARC file written with provider/warc.
-func TestRunWARC(t *testing.T) {
+// TestCorpusWARC ingests a WARC file written with provider/warc.
+func TestCorpusWARC(t *testing.T) {
 	dir := t.TempDir()
 	var buf bytes.Buffer
 	w := warc.NewWriter(&buf, true)
@@ -121,22 +117,15 @@ func TestRunWARC(t *testing.T) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := parseFlags([]string{"-warc", path, "-store", filepath.Join(dir, "w.db")}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stdout bytes.Buffer
-	if err := run(context.Background(), cfg, &stdout, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(stdout.String(), ": 2 pages, 0 redirects, 1 links (0 navigation, 0 image-map), skipped: none in ") {
-		t.Errorf("summary = %q", stdout.String())
+	r := mustRun(t, "corpus", "-warc", path, "-store", filepath.Join(dir, "w.db"))
+	if !strings.Contains(r.stdout, ": 2 pages, 0 redirects, 1 links (0 navigation, 0 image-map), skipped: none in ") {
+		t.Errorf("summary = %q", r.stdout)
 	}
 }
 
-// TestRunWAT ingests a WARC file and a WAT file written with
+// TestCorpusWAT ingests a WARC file and a WAT file written with
 // provider/commoncrawl, twice: the second run adds nothing.
-func TestRunWAT(t *testing.T) {
+func TestCorpusWAT(t *testing.T) {
 	dir := t.TempDir()
 	var buf bytes.Buffer
 	w := warc.NewWriter(&buf, true)
@@ -163,30 +152,21 @@ func TestRunWAT(t *testing.T) {
 	if err := os.WriteFile(watPath, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := parseFlags([]string{"-warc", warcPath, "-wat", watPath, "-store", filepath.Join(dir, "w.db")}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	args := []string{"corpus", "-warc", warcPath, "-wat", watPath, "-store", filepath.Join(dir, "w.db")}
 	want := regexp.MustCompile(`^.*w\.db: 1 pages, 0 redirects, 1 links \(0 navigation, 0 image-map\), skipped: none in [0-9.]+s\n` +
 		`.*w\.db: 2 link sources, 3 link records\n$`)
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), cfg, &stdout, &stderr); err != nil {
-		t.Fatal(err)
+	r := mustRun(t, args...)
+	if !want.MatchString(r.stdout) {
+		t.Errorf("summary = %q, want it to match %s", r.stdout, want)
 	}
-	if !want.MatchString(stdout.String()) {
-		t.Errorf("summary = %q, want it to match %s", stdout.String(), want)
-	}
-	if !strings.Contains(stderr.String(), "corpus: WAT") {
-		t.Errorf("progress on stderr = %q, want a WAT bar", stderr.String())
+	if !strings.Contains(r.stderr, "corpus: WAT") {
+		t.Errorf("progress on stderr = %q, want a WAT line", r.stderr)
 	}
 	// The second run passes over the WAT file's 4 records (its warcinfo
 	// record and 3 pages).
-	stdout.Reset()
-	if err := run(context.Background(), cfg, &stdout, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	r = mustRun(t, args...)
 	again := regexp.MustCompile(`^.*w\.db: 1 pages, .*, 4 already ingested in [0-9.]+s\n.*w\.db: 2 link sources, 3 link records\n$`)
-	if !again.MatchString(stdout.String()) {
-		t.Errorf("summary of the second run = %q, want it to match %s", stdout.String(), again)
+	if !again.MatchString(r.stdout) {
+		t.Errorf("summary of the second run = %q, want it to match %s", r.stdout, again)
 	}
 }
