@@ -54,6 +54,24 @@ func ExampleOptions_Canonicalize() {
 	// http://xn--bcher-kva.example/~user/paper/?a=1&b=2
 }
 
+// Under Strict the query's non-ASCII characters are written as escapes, as
+// the path's always are, so a link and its escaped spelling are one key.
+func ExampleStrict() {
+	for _, raw := range []string{
+		"http://example.com/flag?x=⚑",
+		"http://example.com/flag?x=%e2%9a%91#top",
+	} {
+		c, err := canon.Strict().Canonicalize(raw)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(c)
+	}
+	// Output:
+	// http://example.com/flag?x=%E2%9A%91
+	// http://example.com/flag?x=%E2%9A%91
+}
+
 // Under the default rules a Unicode host and its punycode spelling are one
 // key, and so are the spellings of a port.
 func ExampleCanonicalize_hosts() {

@@ -62,11 +62,13 @@ import (
 // dropped. It differs from both where they are lenient or do I/O: it does
 // not guess a missing scheme ("example.com/a"), repair doubled schemes or
 // extra slashes ("http://https://a", "http:////a"), resolve host names in
-// DNS, or accept hosts that IDNA rejects; it converts host names by UTS #46
-// (see Canonicalize) where they use IDNA 2003, which differ for a few
-// characters such as "ß" ("faß.de" is "de,xn--fa-hia" here, "de,fass"
-// there); and it gives no key to the archives' pseudo-URIs ("dns:",
-// "filedesc:", "warcinfo:").
+// DNS, or accept hosts that Canonicalize rejects (see ErrInvalidHost); it
+// gives no key to the archives' pseudo-URIs ("dns:", "filedesc:",
+// "warcinfo:"). And it converts host names by UTS #46, as Canonicalize
+// does, where they use IDNA 2003: the two differ for a few characters
+// ("faß.de" is "de,xn--fa-hia" here, "de,fass" there), and where IDNA 2003
+// fails (a label over 63 bytes, an empty label beside a Unicode one) the
+// archives keep the host's UTF-8 bytes percent-encoded.
 //
 // A URI and its canonical form have one key: SURT(Canonicalize(raw)) is
 // SURT(raw). SURT is safe for concurrent use.

@@ -122,9 +122,11 @@ func dotted(v uint32) string {
 // surtPath applies the archives' path rules (see SURT) to the raw path p.
 func surtPath(p string) string {
 	p = lowerASCII(escapeArchive(resolvePath(unescapeAll(p))))
-	for _, re := range aspSessionPath {
-		if m := re.FindStringSubmatchIndex(p); m != nil {
-			p = p[:m[3]] + p[m[6]:]
+	if strings.Contains(p, ".aspx") {
+		for _, re := range aspSessionPath {
+			if m := re.FindStringSubmatchIndex(p); m != nil {
+				p = p[:m[3]] + p[m[6]:]
+			}
 		}
 	}
 	if len(p) > 1 {
@@ -133,12 +135,13 @@ func surtPath(p string) string {
 	return p
 }
 
-// aspSessionPath match the session segments of ASP.NET's cookieless
-// sessions, "/(S(…))/" and its older form "/(…)/", before a .aspx page;
-// submatch 1 is the path before the segment, 2 the segment, 3 what follows.
+// aspSessionPath match, in a lowercased path, the session segments of
+// ASP.NET's cookieless sessions, "/(s(…))/" and its older form "/(…)/",
+// before a .aspx page; submatch 1 is the path before the segment, 2 the
+// segment, 3 what follows.
 var aspSessionPath = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^?]+\.aspx.*)$`),
-	regexp.MustCompile(`(?i)^(.*/)(\([0-9a-z]{24}\)/)([^?]+\.aspx.*)$`),
+	regexp.MustCompile(`^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^?]+\.aspx.*)$`),
+	regexp.MustCompile(`^(.*/)(\([0-9a-z]{24}\)/)([^?]+\.aspx.*)$`),
 }
 
 // resolvePath resolves the "." and ".." segments of the decoded path p and
@@ -175,13 +178,18 @@ func resolvePath(p string) string {
 }
 
 // surtQuery applies the archives' query rules (see SURT) to the raw query q.
+// It lowercases before it removes session identifiers, where the archives
+// match them case-insensitively before they lowercase: the same bytes go.
 func surtQuery(q string) string {
 	if q == "" {
 		return ""
 	}
-	q = escapeArchive(unescapeAll(q))
-	for _, re := range sessionQuery {
-		if m := re.FindStringSubmatchIndex(q); m != nil {
+	q = lowerASCII(escapeArchive(unescapeAll(q)))
+	for _, s := range sessionQuery {
+		if !strings.Contains(q, s.literal) {
+			continue
+		}
+		if m := s.re.FindStringSubmatchIndex(q); m != nil {
 			after := ""
 			if m[4] >= 0 {
 				after = q[m[4]:m[5]]
@@ -189,19 +197,23 @@ func surtQuery(q string) string {
 			q = q[m[2]:m[3]] + after
 		}
 	}
-	return sortParams(lowerASCII(q))
+	return sortParams(q)
 }
 
-// sessionQuery match, case-insensitively, a query whose last parameter of
-// the kind is a session identifier; submatch 1 is the query before it, 2
-// the query after it and its "&". The parameter's name is not anchored at a
-// "&": "xsid=…" counts as "sid=…", as in the archives' keys.
-var sessionQuery = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(.*)(?:jsessionid=[0-9a-z]{32})(?:&(.*))?$`),
-	regexp.MustCompile(`(?i)^(.*)(?:phpsessid=[0-9a-z]{32})(?:&(.*))?$`),
-	regexp.MustCompile(`(?i)^(.*)(?:sid=[0-9a-z]{32})(?:&(.*))?$`),
-	regexp.MustCompile(`(?i)^(.*)(?:aspsessionid[a-z]{8}=[a-z]{24})(?:&(.*))?$`),
-	regexp.MustCompile(`(?i)^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$`),
+// sessionQuery match a lowercased query whose last parameter of the kind is
+// a session identifier; submatch 1 is the query before it, 2 the query
+// after it and its "&". The parameter's name is not anchored at a "&":
+// "xsid=…" counts as "sid=…", as in the archives' keys. A pattern can match
+// only a query that holds its literal.
+var sessionQuery = []struct {
+	literal string
+	re      *regexp.Regexp
+}{
+	{"jsessionid=", regexp.MustCompile(`^(.*)(?:jsessionid=[0-9a-z]{32})(?:&(.*))?$`)},
+	{"phpsessid=", regexp.MustCompile(`^(.*)(?:phpsessid=[0-9a-z]{32})(?:&(.*))?$`)},
+	{"sid=", regexp.MustCompile(`^(.*)(?:sid=[0-9a-z]{32})(?:&(.*))?$`)},
+	{"aspsessionid", regexp.MustCompile(`^(.*)(?:aspsessionid[a-z]{8}=[a-z]{24})(?:&(.*))?$`)},
+	{"cftoken=", regexp.MustCompile(`^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$`)},
 }
 
 // sortParams sorts the "&"-separated parameters of q by name, then value,
