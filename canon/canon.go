@@ -58,9 +58,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // nontransitional processing as a browser's (golang.org/x/net/idna, without
 // the STD3 and hyphen checks, so "foo_bar.example" and "r3---sn-abc.example"
 // pass); it keeps a trailing dot. A host it rejects (an "xn--" label that is
-// no valid A-label, such as "xn--" alone, a bidi violation, invalid UTF-8, a
-// character outside RFC 3986's reg-name such as "<") is an error matching
-// ErrInvalidHost. IP literals are only lowercased; the zone of an IPv6
+// no valid A-label, such as "xn--" alone or one over 63 bytes, a bidi
+// violation, invalid UTF-8, a character outside RFC 3986's reg-name such as
+// "<") is an error matching ErrInvalidHost. IP literals are only lowercased; the zone of an IPv6
 // literal (RFC 6874) must be printable ASCII or spaces.
 //
 // Nothing else changes: the path, its percent-encoding and the query are

@@ -3,6 +3,7 @@ package canon_test
 import (
 	"errors"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -91,6 +92,8 @@ var canonicalizeTests = []struct {
 	{"trailing dot kept", "http://example.com./", "http://example.com."},
 	{"Unicode host trailing dot kept", "http://bücher.example./", "http://xn--bcher-kva.example."},
 	{"empty labels kept", "http://a..b./", "http://a..b."},
+	{"A-label of 63 bytes", "http://" + strings.Repeat("b", 55) + "ü.example/", "http://xn--" + strings.Repeat("b", 55) + "-8yf.example"},
+	{"long ASCII label kept", "http://" + strings.Repeat("b", 70) + ".example/", "http://" + strings.Repeat("b", 70) + ".example"},
 
 	// Everything else is kept: the paper names no other rule.
 	{"userinfo kept", "http://user:pw@Example.com:80/", "http://user:pw@example.com"},
@@ -180,6 +183,10 @@ func TestCanonicalizeErrors(t *testing.T) {
 		{"empty A-label in fullwidth", "http://ｘｎ--.example/", canon.ErrInvalidHost},
 		{"invalid punycode", "http://xn--a.example/", canon.ErrInvalidHost},
 		{"punycode of ASCII", "http://xn--abc-.example/", canon.ErrInvalidHost},
+		// RFC 5890 §2.3.2.1: an A-label has at most 63 bytes.
+		{"A-label of 64 bytes", "http://" + strings.Repeat("b", 56) + "ü.example/", canon.ErrInvalidHost},
+		{"A-label of 64 bytes as punycode", "http://xn--" + strings.Repeat("b", 56) + "-t2f.example/", canon.ErrInvalidHost},
+		{"long A-label found by fuzzing", "A://" + strings.Repeat("B", 4000) + "ึ", canon.ErrInvalidHost},
 		// RFC 5893: a label with right-to-left characters must be all
 		// right-to-left.
 		{"bidi violation", "http://a\u05d0.example/", canon.ErrInvalidHost},

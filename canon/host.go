@@ -11,8 +11,9 @@ import (
 )
 
 // ErrInvalidHost is returned, wrapped in an *Error, when a host name cannot
-// be written in ASCII: the IDNA conversion fails, it empties a label (an
-// A-label with nothing after "xn--", a label of characters IDNA ignores),
+// be written in ASCII: the IDNA conversion fails, it gives an A-label longer
+// than 63 bytes or empties a label (an A-label with nothing after "xn--", a
+// label of characters IDNA ignores),
 // or its result is not an RFC 3986 reg-name (§3.2.2: letters, digits and
 // - . _ ~ ! $ & ' ( ) * + , ; =; IDNA maps some Unicode characters to
 // other ASCII ones, such as U+3000 IDEOGRAPHIC SPACE to a space and U+FE38
@@ -122,6 +123,13 @@ func asciiHost(name string) (string, error) {
 	for i := 0; i < len(a); i++ {
 		if !isRegNameByte(a[i]) {
 			return "", fmt.Errorf("%w: %q contains %q", ErrInvalidHost, a, a[i])
+		}
+	}
+	// An A-label has at most 63 bytes (RFC 5890 §2.3.2.1), and x/net/idna
+	// encodes longer labels that it cannot decode again.
+	for _, label := range strings.Split(a, ".") {
+		if len(label) > 63 && strings.HasPrefix(label, "xn--") {
+			return "", fmt.Errorf("%w: A-label %.20q… is longer than 63 bytes", ErrInvalidHost, label)
 		}
 	}
 	// x/net/idna drops an A-label with nothing after "xn--", which UTS #46

@@ -67,8 +67,8 @@ import (
 // "warcinfo:"). And it converts host names by UTS #46, as Canonicalize
 // does, where they use IDNA 2003: the two differ for a few characters
 // ("faß.de" is "de,xn--fa-hia" here, "de,fass" there), and where IDNA 2003
-// fails (a label over 63 bytes, an empty label beside a Unicode one) the
-// archives keep the host's UTF-8 bytes percent-encoded.
+// fails on a host UTS #46 converts (an empty label beside a Unicode one)
+// the archives keep the host's UTF-8 bytes percent-encoded.
 //
 // A URI and its canonical form have one key: SURT(Canonicalize(raw)) is
 // SURT(raw). SURT is safe for concurrent use.
