@@ -133,13 +133,40 @@ var canonicalizeTests = []struct {
 func TestCanonicalize(t *testing.T) {
 	for _, tt := range canonicalizeTests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := canon.Canonicalize(tt.in)
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
-			again, err := canon.Canonicalize(got)
-			require.NoError(t, err, "canonicalizing the result %q", got)
-			assert.Equal(t, got, again, "not idempotent")
+			assertCanonical(t, canon.Canonicalize, tt.in, tt.want)
 		})
+	}
+}
+
+// assertCanonical asserts that canonicalize turns in into want, and want
+// into itself.
+func assertCanonical(t *testing.T, canonicalize func(string) (string, error), in, want string) {
+	t.Helper()
+	got, err := canonicalize(in)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	again, err := canonicalize(got)
+	require.NoError(t, err, "canonicalizing the result %q", got)
+	assert.Equal(t, got, again, "not idempotent")
+}
+
+// sentinels are the errors of package canon that errors.Is matches.
+var sentinels = []error{canon.ErrNotAbsolute, canon.ErrInvalidHost, canon.ErrInvalidPort}
+
+// assertError asserts that err is an *Error naming the input in and that
+// it matches the sentinel want and no other; a nil want asks for a parse
+// error, a *url.Error.
+func assertError(t *testing.T, err error, in string, want error) {
+	t.Helper()
+	var e *canon.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, in, e.URI)
+	if want == nil {
+		var ue *url.Error
+		assert.ErrorAs(t, err, &ue, "want a parse error")
+	}
+	for _, sentinel := range sentinels {
+		assert.Equal(t, sentinel == want, errors.Is(err, sentinel), "errors.Is(%v, %v)", err, sentinel)
 	}
 }
 
@@ -216,16 +243,7 @@ func TestCanonicalizeErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := canon.Canonicalize(tt.in)
 			require.Error(t, err, "Canonicalize(%q) = %q", tt.in, got)
-			var e *canon.Error
-			require.ErrorAs(t, err, &e)
-			assert.Equal(t, tt.in, e.URI)
-			if tt.want == nil {
-				var ue *url.Error
-				assert.ErrorAs(t, err, &ue, "want a parse error")
-			}
-			for _, sentinel := range []error{canon.ErrNotAbsolute, canon.ErrInvalidHost, canon.ErrInvalidPort} {
-				assert.Equal(t, sentinel == tt.want, errors.Is(err, sentinel), "errors.Is(%v, %v)", err, sentinel)
-			}
+			assertError(t, err, tt.in, tt.want)
 		})
 	}
 }

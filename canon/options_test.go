@@ -1,7 +1,6 @@
 package canon_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -140,12 +139,7 @@ var optionsTests = []struct {
 func TestOptionsCanonicalize(t *testing.T) {
 	for _, tt := range optionsTests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := tt.opts.Canonicalize(tt.in)
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
-			again, err := tt.opts.Canonicalize(got)
-			require.NoError(t, err, "canonicalizing the result %q", got)
-			assert.Equal(t, got, again, "not idempotent")
+			assertCanonical(t, tt.opts.Canonicalize, tt.in, tt.want)
 		})
 	}
 }
@@ -173,12 +167,7 @@ func TestOptionsErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := tt.opts.Canonicalize(tt.in)
 			require.Error(t, err, "%+v.Canonicalize(%q) = %q", tt.opts, tt.in, got)
-			var e *canon.Error
-			require.ErrorAs(t, err, &e)
-			assert.Equal(t, tt.in, e.URI)
-			for _, sentinel := range []error{canon.ErrNotAbsolute, canon.ErrInvalidHost, canon.ErrInvalidPort} {
-				assert.Equal(t, sentinel == tt.want, errors.Is(err, sentinel), "errors.Is(%v, %v)", err, sentinel)
-			}
+			assertError(t, err, tt.in, tt.want)
 		})
 	}
 }

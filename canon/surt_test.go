@@ -158,10 +158,7 @@ func TestSURTErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := canon.SURT(tt.in)
 			require.Error(t, err, "SURT(%q) = %q", tt.in, got)
-			var e *canon.Error
-			require.ErrorAs(t, err, &e)
-			assert.Equal(t, tt.in, e.URI)
-			assert.ErrorIs(t, err, tt.want)
+			assertError(t, err, tt.in, tt.want)
 		})
 	}
 }
