@@ -60,8 +60,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // pass); it keeps a trailing dot. A host it rejects (an "xn--" label that is
 // no valid A-label, such as "xn--" alone or one over 63 bytes, a bidi
 // violation, invalid UTF-8, a character outside RFC 3986's reg-name such as
-// "<") is an error matching ErrInvalidHost. IP literals are only lowercased; the zone of an IPv6
-// literal (RFC 6874) must be printable ASCII or spaces.
+// "<") is an error matching ErrInvalidHost. IP literals are only
+// lowercased; the zone of an IPv6 literal (RFC 6874) must be printable
+// ASCII or spaces.
 //
 // Nothing else changes: the path, its percent-encoding and the query are
 // kept byte for byte, with two exceptions forced by net/url and by

@@ -14,9 +14,11 @@ import (
 //
 // The rules run in a fixed order, chosen so that the result is idempotent:
 // scheme, host and port (TrailingDot, StripWWW), then the query
-// (PercentEncoding, SessionIDs, SortQuery, EmptyQuery), then the path (PercentEncoding, SessionIDs, DotSegments) and
-// last the paper's trailing-slash rule, which therefore sees the query as the
-// other rules left it.
+// (PercentEncoding, SessionIDs, SortQuery, EmptyQuery), then the path
+// (PercentEncoding, SessionIDs, DotSegments) and last the paper's
+// trailing-slash rule, which therefore sees the query as the other rules
+// left it. SURT does not use Options: it applies the archives' own rules,
+// which differ in detail (see SURT).
 type Options struct {
 	// PercentEncoding writes the hexadecimal digits of every %XX escape in
 	// the path and query in upper case ("%2f" → "%2F") and decodes the
@@ -24,10 +26,10 @@ type Options struct {
 	// as RFC 3986 §6.2.2.1–2 recommends. It also percent-encodes the
 	// query's non-ASCII bytes as UTF-8 escapes, as every rule does in the
 	// path (RFC 3986 §2.1, RFC 3987 §3.1): "?x=⚑" becomes "?x=%E2%9A%91",
-	// the spelling of the same link in ASCII. A "%" in the query that does not
-	// start an escape (net/url lets "?a=%zz" through) is written %25, its
-	// only valid spelling; without that, "%%341" would decode to "%41" and
-	// then to "A", and the rule would not be idempotent.
+	// the spelling of the same link in ASCII. A "%" in the query that does
+	// not start an escape (net/url lets "?a=%zz" through) is written %25,
+	// its only valid spelling; without that, "%%341" would decode to "%41"
+	// and then to "A", and the rule would not be idempotent.
 	PercentEncoding bool
 
 	// DotSegments removes "." and ".." path segments as RFC 3986 §5.2.4
@@ -71,23 +73,23 @@ type Options struct {
 	// key, percent-decoded and lowercased, is one of jsessionid, phpsessid,
 	// sid, sessionid, cfid or cftoken, or starts with aspsessionid (classic
 	// ASP adds a suffix, as in ASPSESSIONIDQACTDBSR). In the path, a
-	// ";jsessionid=..." parameter of any segment is removed ("/a;jsessionid=ABC"
-	// → "/a"). A query that loses all its parameters loses its "?" as well.
+	// ";jsessionid=..." parameter of any segment is removed
+	// ("/a;jsessionid=ABC" → "/a"). A query that loses all its parameters
+	// loses its "?" as well.
 	// "sid" is also used by some sites for things other than sessions.
 	SessionIDs bool
 }
 
 // Strict returns the options web archives commonly apply and that keep the
 // resource a URI names: PercentEncoding, DotSegments, TrailingDot and
-// EmptyQuery.
-// StripWWW, SortQuery and SessionIDs are off because each may turn the URI of
-// one resource into that of another.
+// EmptyQuery. StripWWW, SortQuery and SessionIDs are off because each may
+// turn the URI of one resource into that of another.
 func Strict() Options {
 	return Options{PercentEncoding: true, DotSegments: true, TrailingDot: true, EmptyQuery: true}
 }
 
-// Canonicalize applies the paper's rules (see the package function
-// Canonicalize) and then the rules o selects, and returns the resulting URI.
+// Canonicalize applies Canonicalize's rules (see the package function)
+// and then the rules o selects, and returns the resulting URI.
 // The result is idempotent: canonicalizing it again with the same o returns
 // it unchanged. Errors are those of Canonicalize.
 func (o Options) Canonicalize(raw string) (string, error) {
