@@ -15,6 +15,7 @@ import (
 	"maps"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -545,6 +546,10 @@ type targetRun struct {
 	links  *prefixCache
 	rep    TargetReport
 	pre    map[preKey]*preCounts
+	// same maps a neighborhood (its pages, levels and vias, and the
+	// navigation setting) to the method that drew from it first: a
+	// method whose neighborhood is the same has the same outcome.
+	same map[string]Method
 }
 
 // target evaluates every method for one target.
@@ -577,8 +582,9 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 			KeepMissing:   !r.ev.LeaveOutMissing,
 			KeepBacklinks: !r.ev.LeaveOutBacklinks,
 		},
-		rep: TargetReport{URI: target, Methods: map[string]MethodReport{}},
-		pre: map[preKey]*preCounts{},
+		rep:  TargetReport{URI: target, Methods: map[string]MethodReport{}},
+		pre:  map[preKey]*preCounts{},
+		same: map[string]Method{},
 	}
 	if r.ev.Archive != nil {
 		t.finder.Archive = filter.FetcherFunc(r.ev.Archive)
@@ -625,6 +631,19 @@ func (t *targetRun) methods(ctx context.Context, m Method) error {
 	if m.Backlinks == slices.Max(t.grid.Backlinks) && m.Depth == slices.Max(t.grid.Depths) {
 		t.count(m.Nav, clues)
 	}
+	key := neighborhoodKey(m.Nav, clues)
+	if prev, ok := t.same[key]; ok {
+		// Fewer backlinks exist than the larger count allows: the
+		// signatures, queries and candidates are those of prev.
+		for _, r := range t.grid.Radii {
+			prev.Radius, m.Radius = r, r
+			mr := t.rep.Methods[prev.String()]
+			mr.Lookups = int(lookups)
+			t.rep.Methods[m.String()] = mr
+		}
+		return nil
+	}
+	t.same[key] = m
 	fetches, kept := 0, 0
 	for _, e := range clues.Evidence {
 		fetches += e.Fetches
@@ -666,6 +685,17 @@ func (t *targetRun) methods(ctx context.Context, m Method) error {
 		t.rep.Methods[m.String()] = mr
 	}
 	return nil
+}
+
+// neighborhoodKey identifies the backlink pages of clues, with the
+// navigation setting they were gathered under.
+func neighborhoodKey(nav bool, c *relink.Clues) string {
+	var b strings.Builder
+	fmt.Fprint(&b, nav)
+	for _, e := range c.Evidence {
+		fmt.Fprintf(&b, "\x00%s\x00%d\x00%s", e.URI, e.Level, e.Via)
+	}
+	return b.String()
 }
 
 // strategy runs st for the target as Finder.Find does, and records it.
