@@ -66,7 +66,7 @@ func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOpti
 		}
 		return nil
 	}
-	return s.ingest(ctx, opts, total, produce)
+	return s.ingest(ctx, "files", opts, total, produce)
 }
 
 // IngestDir adds the HTML files under dir as pages whose URLs are base

@@ -242,16 +242,21 @@ func skipped(reason string, err error) item {
 type producer func(ctx context.Context, emit func(job) bool, done func(string) bool, resumed *atomic.Int64, read *atomic.Int64) error
 
 // ingest runs produce's jobs on workers and writes their items in order, one
-// transaction per batch. total is the known size of the input.
-func (s *Store) ingest(ctx context.Context, opts IngestOptions, total Progress, produce producer) (Stats, error) {
+// transaction per batch, holding the writer lock (ErrLocked when another
+// ingest holds it). kind names the ingest in the store's mark of an
+// unfinished ingest; total is the known size of the input.
+func (s *Store) ingest(ctx context.Context, kind string, opts IngestOptions, total Progress, produce producer) (Stats, error) {
 	start := time.Now()
 	var st Stats
 	w, err := s.writer()
 	if err != nil {
 		return st, err
 	}
-	s.ingestMu.Lock()
-	defer s.ingestMu.Unlock()
+	end, err := s.beginIngest(ctx, w, kind)
+	if err != nil {
+		return st, err
+	}
+	defer end()
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -435,13 +440,19 @@ func loadSources(ctx context.Context, w *sql.DB) (map[string]bool, error) {
 // writer clears the mark when it adds pages or redirects, so an
 // interrupted ingest leaves it cleared for the run that completes the job):
 // each page's in-degree (the backlink rank), the copy of the document
-// frequencies, a merged full-text index and fresh planner statistics.
+// frequencies, a merged full-text index and fresh planner statistics. In
+// the same transaction it deletes the mark of a running ingest: from then
+// on readers accept the store (CheckComplete).
 func finish(ctx context.Context, w *sql.DB) error {
 	var fresh bool
 	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'derived')`).Scan(&fresh); err != nil {
 		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
+	const finished = `DELETE FROM meta WHERE key = 'ingest'`
 	if fresh {
+		if _, err := w.ExecContext(ctx, finished); err != nil {
+			return fmt.Errorf("store: ingest: finish: %w", err)
+		}
 		return nil
 	}
 	tx, err := w.BeginTx(ctx, nil)
@@ -459,6 +470,7 @@ func finish(ctx context.Context, w *sql.DB) error {
 		`DELETE FROM df`,
 		`INSERT INTO df (term, docs) SELECT term, doc FROM fts_vocab`,
 		`INSERT OR REPLACE INTO meta (key, value) VALUES ('derived', '1')`,
+		finished,
 	} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("store: ingest: finish: %w", err)

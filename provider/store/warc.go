@@ -70,7 +70,7 @@ func (s *Store) IngestWARC(ctx context.Context, paths []string, opts IngestOptio
 		}
 		return nil
 	}
-	return s.ingest(ctx, opts, total, produce)
+	return s.ingest(ctx, "warc", opts, total, produce)
 }
 
 // produceWARC emits a job for every response or resource record of the

@@ -159,8 +159,11 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 	if batch <= 0 {
 		batch = DefaultBatchSize
 	}
-	s.ingestMu.Lock()
-	defer s.ingestMu.Unlock()
+	end, err := s.beginIngest(ctx, w, "wat")
+	if err != nil {
+		return st, err
+	}
+	defer end()
 	done, err := watProgress(ctx, w, abs)
 	if err != nil {
 		return st, err
