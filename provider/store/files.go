@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
@@ -51,12 +50,12 @@ func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOpti
 	if err != nil {
 		return Stats{}, err
 	}
-	produce := func(ctx context.Context, emit func(job) bool, done func(string) bool, resumed, read *atomic.Int64) error {
+	produce := func(ctx context.Context, emit func(job) bool, ps *produceState) error {
 		for _, f := range files {
 			src := "file:" + f.path
-			if done(src) {
-				resumed.Add(1)
-				read.Add(f.size)
+			if ps.done(src) {
+				ps.resumed.Add(1)
+				ps.read.Add(f.size)
 				continue
 			}
 			j := job{source: src, size: f.size, run: func() item { return mp.fileItem(f, maxSize, moves) }}
