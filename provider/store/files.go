@@ -31,7 +31,9 @@ import (
 // (binary, empty, unreadable, too large, not HTML, a URI already taken) are
 // counted in Stats.Skipped and recorded, not errors. A root directory that
 // does not exist is an error, as is a database failure. On cancellation
-// IngestManifest returns the stats so far and ctx's error.
+// IngestManifest returns the stats so far and ctx's error. While another
+// ingest writes the store it fails at once with ErrLocked; until it
+// finishes, read-only Opens refuse the store with ErrIncomplete.
 func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOptions) (Stats, error) {
 	mp, err := newMapper(m)
 	if err != nil {

@@ -121,10 +121,10 @@ func classify(err error) error {
 // SQLite answers "attempt to write a readonly database". When the
 // write-ahead log holds nothing, the file alone is the whole database and
 // openReader opens it immutable (immutable=1: no locks, no -shm). Such a
-// reader does not see an ingest that another user, who may write the
-// directory, starts while it reads; an ingest never runs then in practice,
-// since a reader refuses a store whose ingest has not finished. When the
-// log holds pages, the error says to open the store once with write access.
+// reader takes the file as fixed: it must not stay open while someone who
+// may write the directory runs an ingest into it, which it would not see
+// and which could confuse it. When the log holds pages, the error says to
+// open the store once with write access.
 func openReader(path string, readers int) (*sql.DB, int, error) {
 	open := func(role connRole) (*sql.DB, int, error) {
 		r, err := sql.Open("sqlite", dsn(path, role))

@@ -76,8 +76,10 @@ var ErrReadOnly = errors.New("store: opened read-only")
 
 // Options configures Open. The zero value is ready to use.
 type Options struct {
-	// ReadOnly opens an existing store without writing to it: ingest and
-	// MarkMissing fail with ErrReadOnly.
+	// ReadOnly opens an existing, complete store without creating or
+	// writing any file, also where the user may not write: ingest and
+	// MarkMissing fail with ErrReadOnly. Open refuses a store whose
+	// ingest has not finished (ErrIncomplete).
 	ReadOnly bool
 	// QueryCache bounds the search results kept in memory, summed over the
 	// cached answers (an empty answer counts as one), least recently used
@@ -98,7 +100,7 @@ type Options struct {
 // (lexsig.DF, lexsig.BatchDF) and search (lexsig.Searcher).
 //
 // A Store is safe for concurrent use by many goroutines; one ingest runs at
-// a time. WithMissing returns views that share the database and differ only
+// a time (another fails with ErrLocked). WithMissing returns views that share the database and differ only
 // in which pages count as missing.
 type Store struct {
 	*db

@@ -40,7 +40,13 @@ import (
 // maintained WARC library here, so relink carries its own small reader.
 // Resumption, batching and errors are as for IngestManifest; a file that
 // cannot be opened is an error, a file that turns out malformed is counted
-// with ReasonBadRecord from the first bad record on.
+// with ReasonBadRecord from the first bad record on. Resuming goes by the
+// files' content (the size and SHA-256 digest of what was read): a file
+// finished and unchanged is passed over; one that grew (a download that was
+// cut short and completed) or was replaced by another under the same name
+// is read again and counted in Stats.Changed, records an earlier ingest
+// finished in its unchanged part passed over (Stats.Resumed), and a record
+// found malformed before read again. A path given twice is read once.
 func (s *Store) IngestWARC(ctx context.Context, paths []string, opts IngestOptions) (Stats, error) {
 	var total Progress
 	abs := make([]string, len(paths))
