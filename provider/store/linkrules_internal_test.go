@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/linkrot/relink/backlink"
@@ -44,14 +46,17 @@ func TestRules(t *testing.T) {
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
-			// Opening it again does not claim the current rules for old data.
-			s, err = Open(path, &Options{ReadOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if got, err := tt.get(s, ctx); err != nil || got != 1 {
-				t.Errorf("%s reopened = %d, %v, want 1", tt.key, got, err)
+			// Opening it again does not claim the current rules for old
+			// data: the store is refused, read-only or not, with a message
+			// that says to build it again.
+			for _, ro := range []bool{true, false} {
+				s, err = Open(path, &Options{ReadOnly: ro})
+				if !errors.Is(err, ErrRules) || !strings.Contains(err.Error(), "build it again") {
+					t.Errorf("Open(read-only %t) of a store under rules 1 = %v, want ErrRules saying to build it again", ro, err)
+				}
+				if err == nil {
+					s.Close()
+				}
 			}
 		})
 	}

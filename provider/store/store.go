@@ -14,6 +14,7 @@ import (
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, FTS5 built in
 
 	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
 )
@@ -69,6 +70,12 @@ var ErrIncomplete = errors.New("store: ingest not finished")
 // another, or through this Store. Only one ingest writes a store at a
 // time; the second fails at once and writes nothing.
 var ErrLocked = errors.New("store: another ingest is writing the store")
+
+// ErrRules is returned, wrapped, by Open for a store built by a relink
+// whose link rules (backlink.Rules) or canonicalization rules (canon.Rules)
+// differ from this build's: its navigation marks or its URI keys are not
+// what this build would give. The message says to build it anew.
+var ErrRules = errors.New("store: built under other rules")
 
 // ErrReadOnly is returned, wrapped, by methods that write to a store opened
 // with Options.ReadOnly.
@@ -213,6 +220,9 @@ func (d *db) open(opts *Options) (*Store, error) {
 		if err := s.incomplete(context.Background()); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.checkRules(context.Background()); err != nil {
+		return nil, err
 	}
 	if err := s.loadMissing(context.Background()); err != nil {
 		return nil, err
@@ -519,8 +529,28 @@ func migrate(w *sql.DB) error {
 
 // canonRules is the version of the canonicalization rules under which
 // this build stores URIs, recorded by a new store (meta 'canon_rules').
-// TODO(lead): canonRules = canon.Rules once the canon branch is merged.
-const canonRules = 1
+const canonRules = canon.Rules
+
+// checkRules returns an error wrapping ErrRules when the store's link or
+// canonicalization rules are not this build's.
+func (s *Store) checkRules(ctx context.Context) error {
+	for _, r := range []struct {
+		key, what, name string
+		want           int
+	}{
+		{"link_rules", "link", "backlink.Rules", backlink.Rules},
+		{"canon_rules", "canonicalization", "canon.Rules", canonRules},
+	} {
+		v, err := s.rules(ctx, r.key)
+		if err != nil {
+			return err
+		}
+		if v != r.want {
+			return fmt.Errorf("%w: %s rules %d, this relink uses %d (%s): delete the store and build it again", ErrRules, r.what, v, r.want, r.name)
+		}
+	}
+	return nil
+}
 
 // setRules records, in meta, the version of the rules named key under
 // which the store's data is made.

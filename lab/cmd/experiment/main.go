@@ -59,7 +59,6 @@ import (
 	"time"
 
 	"github.com/linkrot/relink"
-	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lab/eval"
 	"github.com/linkrot/relink/lab/internal/ingestbar"
@@ -314,16 +313,6 @@ func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store
 	if err != nil {
 		s.Close()
 		return nil, nil, "", 0, err
-	}
-	if pages.Pages > 0 {
-		rules, err := s.LinkRules(ctx)
-		if err == nil && rules != backlink.Rules {
-			err = fmt.Errorf("store %s was built under link rules %d, this build classifies links under rules %d (backlink.Rules): delete it to build it anew", cfg.storePath, rules, backlink.Rules)
-		}
-		if err != nil {
-			s.Close()
-			return nil, nil, "", 0, err
-		}
 	}
 	if m == nil {
 		if pages.Pages == 0 {
