@@ -204,6 +204,9 @@ func (c *Client) client() *apiclient.Client {
 			Backoff:   c.Backoff,
 			Timeout:   c.Timeout,
 			MaxBody:   c.MaxBody,
+			// Another host is followed only when private addresses are
+			// allowed; the service's answer then says where it went.
+			CrossHostRedirects: c.AllowPrivate,
 		}
 		c.pages = c.Pages
 		if c.pages == nil {
@@ -360,6 +363,8 @@ func (c *Client) lookup(ctx context.Context, uri string, at time.Time) (*Memento
 			return nil, ErrNoMemento
 		case se != nil && filter.IsRedirect(se.Status) && se.Header.Get("Location") != "":
 			return nil, fmt.Errorf("%w: %s", ErrOffsiteRedirect, se.Header.Get("Location"))
+		case errors.Is(err, apiclient.ErrRedirectRefused):
+			return nil, fmt.Errorf("%w: %w", ErrOffsiteRedirect, err)
 		}
 		return nil, err
 	}

@@ -113,8 +113,7 @@ func TestServiceRedirect(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			other := newCounted(t, timeTravel(func() string { return "http://archive.example/web/20110630120000/" + page }))
-			var service *counted
-			service = newCounted(t, func(w http.ResponseWriter, r *http.Request) {
+			service := newCounted(t, func(w http.ResponseWriter, r *http.Request) {
 				if strings.HasPrefix(r.URL.Path, "/moved/") {
 					timeTravel(func() string { return "http://archive.example/web/20110630120000/" + page })(w, r)
 					return

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -109,7 +110,7 @@ func (c *Client) captures(ctx context.Context, uri string, q *Query) ([]Capture,
 	v := url.Values{}
 	v.Set("url", uri)
 	v.Set("output", "json")
-	v.Set("fl", "urlkey,timestamp,original,mimetype,statuscode,digest,length")
+	v.Set("fl", strings.Join(cdxFields, ","))
 	if !q.From.IsZero() {
 		v.Set("from", Timestamp(q.From))
 	}
