@@ -92,9 +92,11 @@ type Finder struct {
 	// offer the dead address as its own new home. The paper's experiment
 	// counted it, since there the page kept its URI.
 	KeepMissing bool
-	// KeepBacklinks keeps the backlink pages among the candidates. By
-	// default they are left out: a page that links to the missing page is
-	// not it, though it often shares its words.
+	// KeepBacklinks keeps the level-1 backlink pages among the
+	// candidates. By default they are left out: a page that links to the
+	// missing page is not it, though it often shares its words. Level-2
+	// pages stay: the missing page at its new home often links to the
+	// pages that linked to it.
 	KeepBacklinks bool
 }
 
@@ -268,7 +270,8 @@ func (f *Finder) Clues(ctx context.Context, uri string, n Needs) (*Clues, error)
 
 // Answer assembles the Result of strategy s on clues c from its Outcome
 // o, as Find does: the trail, the queries, and the candidates without the
-// missing URI and the backlink pages (unless the Finder keeps them), cut to
+// missing URI and the level-1 backlink pages (unless the Finder keeps
+// them), cut to
 // Results and ranked anew from 1. When o holds no query it returns the
 // Result with an error wrapping ErrNoQuery that says why.
 func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
@@ -294,6 +297,12 @@ func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
 	}
 	if !f.KeepBacklinks {
 		for _, e := range c.Evidence {
+			if e.Level > 1 {
+				// A page that links to a backlink page may well be the
+				// missing page at its new home, linking to its old
+				// neighbours.
+				continue
+			}
 			if u, err := canon.Canonicalize(e.URI); err == nil {
 				drop[u] = true
 			}

@@ -536,7 +536,7 @@ const canonRules = canon.Rules
 func (s *Store) checkRules(ctx context.Context) error {
 	for _, r := range []struct {
 		key, what, name string
-		want           int
+		want            int
 	}{
 		{"link_rules", "link", "backlink.Rules", backlink.Rules},
 		{"canon_rules", "canonicalization", "canon.Rules", canonRules},
