@@ -282,10 +282,8 @@ func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
 		res.Query = o.Queries[0]
 	}
 	if p, ok := s.(Paper); ok {
-		for i, e := range c.Evidence {
-			if e.Kept {
-				res.Backlinks[i].Words = len(p.draw(c, e))
-			}
+		for i, n := range p.wordCounts(c) {
+			res.Backlinks[i].Words = n
 		}
 	}
 	if len(o.Queries) == 0 {

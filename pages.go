@@ -40,6 +40,7 @@ type Inspection struct {
 
 	tfOnce sync.Once
 	tf     []termCount // the counted words of the whole page
+	words  int         // how many words the page has
 }
 
 // Outcome returns OutcomeKept for a kept page and the Filter otherwise.
@@ -56,11 +57,28 @@ type termCount struct {
 	n    int
 }
 
+// pageWords returns how many words the whole page has.
+func (in *Inspection) pageWords(loc *backlink.Located) int {
+	in.count(loc)
+	return in.words
+}
+
 // countPage adds the term frequencies of every word of the page (radius
 // backlink.Page) to tf, counting the page once for all its uses.
 func (in *Inspection) countPage(tf map[string]int, loc *backlink.Located) {
+	in.count(loc)
+	for _, tc := range in.tf {
+		tf[tc.term] += tc.n
+	}
+}
+
+// count counts the words of the whole page once, from loc, any of its
+// located links.
+func (in *Inspection) count(loc *backlink.Located) {
 	in.tfOnce.Do(func() {
-		counts := lexsig.Count(loc.Words(backlink.Page, true))
+		words := loc.Words(backlink.Page, true)
+		in.words = len(words)
+		counts := lexsig.Count(words)
 		in.tf = make([]termCount, 0, len(counts))
 		for t, n := range counts {
 			// Interned, so that the page's text is not kept alive by its
@@ -68,9 +86,6 @@ func (in *Inspection) countPage(tf map[string]int, loc *backlink.Located) {
 			in.tf = append(in.tf, termCount{unique.Make(t).Value(), n})
 		}
 	})
-	for _, tc := range in.tf {
-		tf[tc.term] += tc.n
-	}
 }
 
 // PageCache keeps the inspections of backlink pages across finds.

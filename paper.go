@@ -185,7 +185,36 @@ func (p Paper) keep(c *Clues) func(backlink.Link) bool {
 	return nil
 }
 
-// draw returns the words e gives to p's signature on c.
-func (p Paper) draw(c *Clues, e *Evidence) []string {
-	return e.drawOf(p.Radius, e.Via, p.keep(c))
+// wordCounts returns how many words each evidence of c gives to p's
+// signature, 0 for evidence not kept. The counts depend on the radius and
+// the links setting alone, so c keeps them for the other sizes and modes.
+func (p Paper) wordCounts(c *Clues) []int {
+	key := wordsKey{p.Radius, p.Links}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.counts[key]; ok {
+		return n
+	}
+	keep := p.keep(c)
+	n := make([]int, len(c.Evidence))
+	for i, e := range c.Evidence {
+		switch {
+		case !e.Kept:
+		case p.Radius == backlink.Page && e.page != nil:
+			n[i] = e.page.pageWords(e.located)
+		default:
+			n[i] = len(e.drawOf(p.Radius, e.Via, keep))
+		}
+	}
+	if c.counts == nil {
+		c.counts = map[wordsKey][]int{}
+	}
+	c.counts[key] = n
+	return n
+}
+
+// wordsKey names the words a Paper draws from clues.
+type wordsKey struct {
+	r     backlink.Radius
+	links Links
 }

@@ -30,6 +30,9 @@ type Clues struct {
 	// Archive is the last good archived copy of the page, or nil when
 	// there is none. Only strategies whose Needs.Archive is true read it.
 	Archive *filter.Page
+
+	mu     sync.Mutex
+	counts map[wordsKey][]int // Paper.wordCounts
 }
 
 // why says why the clues gave no query: no backlinks, none kept (and why
