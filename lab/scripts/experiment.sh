@@ -57,7 +57,7 @@ fi
 mkdir -p "$(dirname "$store")" "$out"
 bin=$(mktemp -d)/experiment
 trap 'rm -rf "$(dirname "$bin")"' EXIT
-go build -o "$bin" ./examples/experiment
+go build -o "$bin" ./cmd/experiment
 cmd=("$bin" -corpus "$manifest" -store "$store" -targets "$targets" -seed "$seed" -out "$out")
 if [ -x /usr/bin/time ]; then
 	/usr/bin/time -v -o "$out/resources.txt" "${cmd[@]}"

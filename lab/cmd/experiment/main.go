@@ -101,20 +101,35 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.manifest, "corpus", "", "corpus manifest `FILE` (BENCHMARK.md format); the store is built from it if needed")
-	fs.StringVar(&cfg.storePath, "store", "relink.db", "store `FILE` (built by examples/corpus, or from -corpus)")
+	fs.StringVar(&cfg.storePath, "store", "relink.db", "store `FILE` (built by relink corpus, or from -corpus)")
 	fs.IntVar(&cfg.targets, "targets", 300, "number of targets drawn")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the targets' draw")
 	fs.StringVar(&cfg.out, "out", "results", "`DIR`ectory to write the results into")
 	fs.IntVar(&cfg.workers, "workers", 0, "targets evaluated at once (0: one per CPU)")
 	fs.StringVar(&cfg.nav, "nav", "both", "navigation links: with (the paper's setting), without, or both")
-	fs.BoolVar(&cfg.moved, "moved", true, "also run the moved mode: each target published at a new URI, its old one dead (needs -corpus and its files)")
+	fs.BoolVar(&cfg.moved, "moved", true, "also run the moved mode (the older form of -modes paper,moved)")
+	modes := fs.String("modes", "", "evaluation `LIST`, comma-separated: paper (always run: the paper's setting) and moved (each target published at a new URI, its old one dead; needs -corpus and its files); default paper,moved")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the grid to `FILE`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: experiment -corpus MANIFEST -store FILE [-targets N] [-seed S] [-out DIR]")
+		fmt.Fprintln(stderr, "usage: experiment -corpus MANIFEST -store FILE [-targets N] [-seed S] [-modes LIST] [-out DIR]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if *modes != "" {
+		cfg.moved = false
+		for m := range strings.SplitSeq(*modes, ",") {
+			switch strings.TrimSpace(m) {
+			case "paper":
+			case "moved":
+				cfg.moved = true
+			case "migrated", "edited", "deleted":
+				return nil, fmt.Errorf("-modes: the %s mode is not built yet", m)
+			default:
+				return nil, fmt.Errorf("-modes: unknown mode %q (want paper, moved)", m)
+			}
+		}
 	}
 	switch {
 	case fs.NArg() > 0:

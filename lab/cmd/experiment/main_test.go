@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -339,7 +340,7 @@ func TestRunStaleStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = run(ctx, cfg, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "link rules 1") || !strings.Contains(err.Error(), "delete it") {
+	if err == nil || !strings.Contains(err.Error(), "link rules 1") || !errors.Is(err, store.ErrRules) || !strings.Contains(err.Error(), "build it again") {
 		t.Errorf("run on a stale store = %v, want an error naming its link rules and what to do", err)
 	}
 }
