@@ -190,6 +190,16 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 					return ctx.Err()
 				}
 			}
+			// A malformed record (a corrupt gzip member, a wrong length)
+			// loses itself, not the records after it: read on from the
+			// next record the reader finds.
+			var fe *warc.FormatError
+			if errors.As(err, &fe) {
+				if _, err := r.Resync(); err == nil {
+					lastBad = false
+					continue
+				}
+			}
 			break
 		}
 		t := rec.Header.Type()

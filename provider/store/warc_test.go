@@ -18,6 +18,8 @@ import (
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/provider/warc"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // warcPages are the HTML bodies of the WARC fixture, by target URI.
@@ -265,5 +267,44 @@ func TestWARCResumeByContent(t *testing.T) {
 	}
 	if p, err := s.Fetch(ctx, other); err != nil || p.Status != 200 {
 		t.Errorf("Fetch(%q) after the replaced file = %v, %v; want 200", other, p, err)
+	}
+}
+
+// TestIngestWARCCorruptMember: a corrupt gzip member in the middle of a
+// WARC file is recorded as a bad record with its offset, and the records
+// after it are ingested (issue 12: bad input never loses data silently).
+func TestIngestWARCCorruptMember(t *testing.T) {
+	ctx := context.Background()
+	date := time.Date(2012, 5, 1, 0, 0, 0, 0, time.UTC)
+	html := http.Header{"Content-Type": {"text/html"}}
+	page := func(title string) []byte {
+		return []byte(`<html><head><title>` + title + `</title></head><body><p>A page called ` + title + `.</p></body></html>`)
+	}
+	var buf bytes.Buffer
+	w := warc.NewWriter(&buf, true)
+	require.NoError(t, w.WriteResponse("http://corrupt.example/one", date, 200, html, page("one")))
+	start := w.Offset()
+	require.NoError(t, w.WriteResponse("http://corrupt.example/two", date, 200, html, page("two")))
+	end := w.Offset()
+	require.NoError(t, w.WriteResponse("http://corrupt.example/three", date, 200, html, page("three")))
+	b := buf.Bytes()
+	// Spoil the deflate data of the second member, past its gzip header.
+	for i := start + 20; i < end-8; i++ {
+		b[i] ^= 0x5a
+	}
+	path := filepath.Join(t.TempDir(), "corrupt.warc.gz")
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+
+	s, err := store.Open(filepath.Join(t.TempDir(), "s.db"), nil)
+	require.NoError(t, err)
+	defer s.Close()
+	st, err := s.IngestWARC(ctx, []string{path}, store.IngestOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 2, st.Pages, "pages before and after the corrupt member")
+	assert.Equal(t, 1, st.Skipped[store.ReasonBadRecord], "the corrupt member, recorded: %v", st)
+	for _, u := range []string{"http://corrupt.example/one", "http://corrupt.example/three"} {
+		p, err := s.Fetch(ctx, u)
+		require.NoError(t, err)
+		assert.Equal(t, 200, p.Status, u)
 	}
 }
