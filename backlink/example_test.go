@@ -29,8 +29,8 @@ func ExampleExtract() {
 		fmt.Println(radius, words)
 	}
 	// Output:
-	// 0 [Next rediscovering missing web pages]
-	// 5 [Home Next Week 3 finding lost pages read the short paper on rediscovering missing web pages and bring two questions about]
+	// anchor [Next rediscovering missing web pages]
+	// five [Home Next Week 3 finding lost pages read the short paper on rediscovering missing web pages and bring two questions about]
 }
 
 func ExampleLocate() {
@@ -172,7 +172,7 @@ func ExampleNeighborhood() {
 }
 
 func ExampleParseRadius() {
-	for _, s := range []string{"anchor", "ten", "5", "page", "wide"} {
+	for _, s := range []string{"anchor", "ten", "5", "r20", "page", "-1", "wide"} {
 		r, err := backlink.ParseRadius(s)
 		fmt.Println(s, int(r), err)
 	}
@@ -180,6 +180,25 @@ func ExampleParseRadius() {
 	// anchor 0 <nil>
 	// ten 10 <nil>
 	// 5 5 <nil>
+	// r20 20 <nil>
 	// page -1 <nil>
-	// wide 0 backlink: bad radius "wide": want anchor, page or a number of words
+	// -1 -1 <nil>
+	// wide 0 backlink: bad radius "wide": want anchor, five, ten, page, a number of words or r and a number (r20)
+}
+
+// A radius prints as the paper's figures name it, and the name reads back.
+func ExampleRadius_String() {
+	for _, r := range []backlink.Radius{backlink.Anchor, 5, 10, backlink.Page, 20} {
+		back, err := backlink.ParseRadius(r.String())
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(int(r), r, back == r)
+	}
+	// Output:
+	// 0 anchor true
+	// 5 five true
+	// 10 ten true
+	// -1 page true
+	// 20 r20 true
 }
