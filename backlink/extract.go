@@ -48,6 +48,9 @@ type Located struct {
 // canon error; a radius below Page returns ErrRadius; a page with no link to
 // target returns ErrNoLink. The result is empty, not nil, when the links
 // have no words to draw (image links without alt text, radius Anchor).
+// The words drawn from one page are at most MaxDrawn of its word count,
+// which no page reaches at the paper's radii unless it holds links to the
+// target by the thousand; Located.Draw tells whether a page reached it.
 // Extract is Locate followed by Located.Words(radius, true), but cheaper: it
 // splits into words only the text near the links. It is safe for concurrent
 // use.
@@ -70,7 +73,11 @@ func Extract(html []byte, pageURI, target string, radius Radius) ([]string, erro
 	budget := 2*len(w.text) + 4096
 	for _, i := range w.matched {
 		var ok bool
-		if spans, ok = w.window(spans, &w.links[i], r, &budget); !ok {
+		spans, ok = w.window(spans, &w.links[i], r, &budget)
+		if !ok || len(spans) > DrawFloor {
+			// Splitting locally costs too much, or the words may be more
+			// than MaxDrawn allows, which depends on the page's word count:
+			// split the whole page.
 			spans = w.globalWindows(spans[:0], r)
 			break
 		}
@@ -127,8 +134,23 @@ func (l *Located) Words(r Radius, nav bool) []string {
 // WordsOf is Words for the links keep accepts (every link when keep is
 // nil): for each, in page order, its anchor words and r words on each
 // side; for Page, every word of the page whatever keep says. The result
-// is empty when keep accepts no link.
+// is empty when keep accepts no link. It holds at most MaxDrawn of the
+// page's word count; Draw tells whether that bound left words out.
 func (l *Located) WordsOf(r Radius, keep func(Link) bool) []string {
+	words, _ := l.Draw(r, keep)
+	return words
+}
+
+// Draw is WordsOf that also reports whether the bound on the words drawn
+// from one page cut them: words holds at most MaxDrawn(n) words for a page
+// of n words, and cut is true when the windows of the links keep accepts
+// hold more. Then words are the first MaxDrawn(n) words WordsOf would
+// give without the bound, in page order: the last window kept may be cut
+// short, and the links after it give none. No page of the project's
+// corpora is cut at the paper's radii (see MaxDrawn); a page that is cut
+// has links to the target by the thousand, and a caller that keeps an
+// audit trail should record it. For Page, cut is always false.
+func (l *Located) Draw(r Radius, keep func(Link) bool) (words []string, cut bool) {
 	if r < Page {
 		r = Page
 	}

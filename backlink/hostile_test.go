@@ -3,7 +3,12 @@ package backlink
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Hostile pages: inputs an attacker controls (a backlink page is any page
@@ -27,3 +32,97 @@ var (
 	links10k  = sync.OnceValue(func() []byte { return manyLinksPage(10_000) })
 	links100k = sync.OnceValue(func() []byte { return manyLinksPage(100_000) })
 )
+
+// drawReference draws the words for radius r >= 0 around links from the
+// page's words the plain way, a window per link in page order, stopping
+// after limit+1 words: the words Located.Draw must give, and one more when
+// the bound cuts.
+func drawReference(page []string, links []Link, r, limit int) []string {
+	var out []string
+	for _, l := range links {
+		for i := max(0, l.Start-r); i < min(len(page), l.End+r); i++ {
+			if len(out) > limit {
+				return out
+			}
+			out = append(out, page[i])
+		}
+	}
+	return out
+}
+
+// TestDrawBound checks the bound on the words drawn from one page (issue
+// 12, item 3): a page with 10,000 links to the target gives at most
+// MaxDrawn of its word count at any radius, the words kept are the first
+// ones the windows hold in page order, Extract and Located.Draw agree, and
+// Draw reports the cut only where words were left out.
+func TestDrawBound(t *testing.T) {
+	body := links10k()
+	loc, err := Locate(body, testPage, testTarget)
+	require.NoError(t, err)
+	page, err := Words(body, "")
+	require.NoError(t, err)
+	limit := MaxDrawn(len(page))
+	require.Equal(t, 30_000, len(page), "words of the generated page")
+	tests := []struct {
+		name    string
+		r       Radius
+		keep    func(Link) bool
+		wantCut bool
+	}{
+		{name: "anchor", r: Anchor},
+		{name: "radius 1", r: 1},
+		{name: "radius 10", r: 10, wantCut: true},
+		{name: "radius 1000", r: 1000, wantCut: true},
+		{name: "radius 1000 around every tenth link", r: 1000, keep: func(l Link) bool { return l.Start%30 == 0 }, wantCut: true},
+		{name: "radius 10 around every tenth link", r: 10, keep: func(l Link) bool { return l.Start%30 == 0 }},
+		{name: "radius wider than the page", r: 1 << 40, wantCut: true},
+		{name: "page", r: Page},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, cut := loc.Draw(tt.r, tt.keep)
+			assert.Equal(t, tt.wantCut, cut, "cut")
+			assert.LessOrEqual(t, len(got), limit, "words drawn")
+			var want []string
+			if tt.r == Page {
+				want = page
+			} else {
+				links := slices.DeleteFunc(loc.Links(), func(l Link) bool { return tt.keep != nil && !tt.keep(l) })
+				want = drawReference(page, links, int(min(tt.r, Radius(len(page)))), limit)
+			}
+			if tt.wantCut {
+				require.Equal(t, limit+1, len(want), "the reference holds more than the bound")
+				want = want[:limit]
+			}
+			if d := wordsDiff(want, got); d != "" {
+				t.Errorf("Draw(%d): %s", tt.r, d)
+			}
+			if tt.keep == nil {
+				ex, err := Extract(body, testPage, testTarget, tt.r)
+				require.NoError(t, err)
+				if d := wordsDiff(got, ex); d != "" {
+					t.Errorf("Extract(%d) differs from Located.Draw: %s", tt.r, d)
+				}
+				if d := wordsDiff(got, loc.WordsOf(tt.r, nil)); d != "" {
+					t.Errorf("WordsOf(%d) differs from Draw: %s", tt.r, d)
+				}
+			}
+		})
+	}
+}
+
+// wordsDiff describes how two long word sequences differ, briefly: their
+// lengths and the first place where they part. It returns "" when they are
+// equal.
+func wordsDiff(want, got []string) string {
+	n := min(len(want), len(got))
+	i := 0
+	for i < n && want[i] == got[i] {
+		i++
+	}
+	if i == n && len(want) == len(got) {
+		return ""
+	}
+	return fmt.Sprintf("got %d words, want %d; first difference at word %d: got %q, want %q",
+		len(got), len(want), i, slices.Clone(got[i:min(len(got), i+5)]), slices.Clone(want[i:min(len(want), i+5)]))
+}
