@@ -116,13 +116,9 @@ func (w *walker) setBase(at *attrs) {
 // w.words must be filled.
 func (w *walker) link(l *rawLink, uri string) Link {
 	first, last := w.wordRange(l.start, l.end)
-	var anchor string
-	if last > first {
-		anchor = strings.Join(appendWords(nil, w.text, w.words[first:last]), " ")
-	}
 	return Link{
 		URI:      uri,
-		Anchor:   anchor,
+		Anchor:   joinWords(w.text, w.words[first:last]),
 		Area:     l.area,
 		Nav:      l.nav || !l.area && navText(w.text[l.start:l.end]),
 		Rel:      l.rel,

@@ -242,3 +242,24 @@ func appendWords(dst []string, text []byte, ws []span) []string {
 	}
 	return dst
 }
+
+// joinWords returns the words ws of text joined by single spaces, in one
+// allocation.
+func joinWords(text []byte, ws []span) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	n := len(ws) - 1
+	for _, s := range ws {
+		n += int(s.end - s.start)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, s := range ws {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.Write(text[s.start:s.end])
+	}
+	return b.String()
+}

@@ -87,9 +87,12 @@ var walkerPool = sync.Pool{New: func() any { return new(walker) }}
 
 func getWalker() *walker { return walkerPool.Get().(*walker) }
 
-// putWalker returns w to the pool unless its buffers grew too large to keep.
+// putWalker returns w to the pool unless its buffers grew too large to keep:
+// a page with a huge text, or links or words by the hundred thousand, must
+// not leave its buffers held by the pool.
 func putWalker(w *walker) {
-	if cap(w.text) > 1<<20 || cap(w.words) > 1<<18 {
+	if cap(w.text) > 1<<20 || cap(w.words) > 1<<18 || cap(w.spans) > 1<<18 ||
+		cap(w.local) > 1<<18 || cap(w.links) > 1<<14 || cap(w.matched) > 1<<16 {
 		return
 	}
 	w.links = w.links[:0]
