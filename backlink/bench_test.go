@@ -2,6 +2,7 @@ package backlink
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/metrics"
@@ -218,4 +219,39 @@ func peakHeap(f func()) uint64 {
 	close(done)
 	wg.Wait()
 	return peak.Load()
+}
+
+// BenchmarkHostilePages measures the hostile pages of the tests at their
+// benchmark sizes (10 MB attributes, 100,000 links, a 75 MB text page)
+// through Render, Parse, Locate and Extract at radius 10, reporting peak
+// heap (peak-MB) and peak heap per byte of page (peak-x): what one page
+// can make the reader hold.
+func BenchmarkHostilePages(b *testing.B) {
+	ops := []struct {
+		name string
+		op   func(body []byte) error
+	}{
+		{"render", func(body []byte) error { _, err := Render(body, ""); return err }},
+		{"parse", func(body []byte) error { _, err := Parse(body, testPage); return err }},
+		{"locate", func(body []byte) error { _, err := Locate(body, testPage, testTarget); return err }},
+		{"extract-r10", func(body []byte) error { _, err := Extract(body, testPage, testTarget, 10); return err }},
+	}
+	for _, p := range benchHostilePages {
+		for _, o := range ops {
+			b.Run(p.name+"/"+o.name, func(b *testing.B) {
+				body := p.body()
+				b.SetBytes(int64(len(body)))
+				b.ReportAllocs()
+				peak := peakHeap(func() {
+					for b.Loop() {
+						if err := o.op(body); err != nil && !errors.Is(err, ErrNoLink) {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+				b.ReportMetric(float64(peak)/float64(len(body)), "peak-x")
+			})
+		}
+	}
 }

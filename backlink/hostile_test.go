@@ -2,13 +2,20 @@ package backlink
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/binary"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/linkrot/relink/internal/words"
 )
 
 // Hostile pages: inputs an attacker controls (a backlink page is any page
@@ -32,6 +39,143 @@ var (
 	links10k  = sync.OnceValue(func() []byte { return manyLinksPage(10_000) })
 	links100k = sync.OnceValue(func() []byte { return manyLinksPage(100_000) })
 )
+
+// hostileLink is the link to testTarget that the hostile pages hold.
+const hostileLink = `<a href="target.html">the lost page</a>`
+
+// hostilePage is a generated page an attacker could serve.
+type hostilePage struct {
+	name string
+	body func() []byte
+	// link says whether the page holds a link to testTarget that a
+	// person could see and follow.
+	link bool
+}
+
+// hostileSizes are the sizes of the hostile pages: the tests use smaller
+// ones than the benchmarks, so that the package's tests stay quick under
+// the race detector.
+type hostileSizes struct {
+	attr  int // bytes of a huge attribute
+	links int // links on a page of many links
+	text  int // bytes of a plain text page, or 0 for none
+}
+
+var (
+	testSizes  = hostileSizes{attr: 1 << 20, links: 10_000}
+	benchSizes = hostileSizes{attr: 10 << 20, links: 100_000, text: 75 << 20}
+)
+
+// Hostile pages of the tests and of the benchmarks.
+var (
+	testHostilePages  = makeHostilePages(testSizes)
+	benchHostilePages = makeHostilePages(benchSizes)
+)
+
+// makeHostilePages returns the hostile pages (issue 12) of sizes s: deep
+// nesting, many links, huge attributes, bytes that are not UTF-8 or not
+// text, and a plain text page. Each page is built when first asked for.
+func makeHostilePages(s hostileSizes) []hostilePage {
+	pages := []hostilePage{
+		{"nesting 100k divs", once(func() []byte {
+			return wrap(100_000, "<div>", "</div>", "deep "+hostileLink+" text")
+		}), true},
+		{"nesting 100k inline elements, unclosed", once(func() []byte {
+			return wrap(100_000, "<b><i>", "", "deep "+hostileLink+" text")
+		}), true},
+		{"nesting 30k tables", once(func() []byte {
+			return wrap(30_000, "<table><tr><td>", "</td></tr></table>", hostileLink)
+		}), true},
+		{"nesting 50k skipped elements", once(func() []byte {
+			return []byte(strings.Repeat("<svg>", 50_000) + hostileLink + strings.Repeat("</svg>", 50_000) + hostileLink)
+		}), true},
+		{fmt.Sprintf("nesting %d links", s.links), once(func() []byte {
+			return wrap(s.links, `<a href="target.html">x `, "</a>", "")
+		}), true},
+		{fmt.Sprintf("%d links to the target", s.links), once(func() []byte { return manyLinksPage(s.links) }), true},
+		{fmt.Sprintf("%d empty links to the target", s.links), once(func() []byte {
+			return []byte("<p>before " + strings.Repeat(`<a href="target.html"></a>`, s.links) + " after")
+		}), true},
+		{"huge href", once(func() []byte {
+			return []byte(`<a href="target.html?` + strings.Repeat("q", s.attr) + `">long</a> ` + hostileLink)
+		}), true},
+		{"huge href of references", once(func() []byte {
+			return []byte(`<a href="` + strings.Repeat("&amp;", s.attr/5) + `">long</a> ` + hostileLink)
+		}), true},
+		{"huge title", once(func() []byte {
+			return []byte(`<a title="` + strings.Repeat("t ", s.attr/2) + `" href="target.html">titled</a>`)
+		}), true},
+		{"huge class", once(func() []byte {
+			return []byte(`<div class="` + strings.Repeat("a-b_c ", s.attr/6) + `">` + hostileLink + `</div>`)
+		}), true},
+		{"huge alt", once(func() []byte {
+			return []byte(`<a href="target.html"><img alt="` + strings.Repeat("alt ", s.attr/4) + `"></a>`)
+		}), true},
+		{"huge unclosed attribute", once(func() []byte {
+			return []byte(hostileLink + `<a href="target.html" title="` + strings.Repeat("x", s.attr))
+		}), true},
+		{"invalid UTF-8", once(func() []byte {
+			var p prng = 7
+			b := make([]byte, 256<<10)
+			for i := range b {
+				b[i] = byte(p.next(256))
+			}
+			return append(b, hostileLink...)
+		}), true},
+		{"NUL bytes", once(func() []byte {
+			s := strings.Repeat("a\x00b <p\x00>c</p\x00> ", 10_000)
+			return []byte(s + "<a href=\"target.html\">an\x00chor</a>\x00<a\x00 href=target.html>x</a>")
+		}), true},
+		{"gzip posing as HTML", once(func() []byte {
+			var b bytes.Buffer
+			z := gzip.NewWriter(&b)
+			z.Write(manyLinksPage(1000))
+			z.Close()
+			return b.Bytes()
+		}), false},
+		{"UTF-16LE with BOM", once(func() []byte { return utf16Page(binary.LittleEndian, true) }), true},
+		{"UTF-16BE with BOM", once(func() []byte { return utf16Page(binary.BigEndian, true) }), true},
+		{"UTF-16LE without BOM", once(func() []byte { return utf16Page(binary.LittleEndian, false) }), false},
+		{"UTF-16BE without BOM", once(func() []byte { return utf16Page(binary.BigEndian, false) }), false},
+	}
+	if s.text > 0 {
+		pages = append(pages, hostilePage{fmt.Sprintf("%d MB of text", s.text>>20), once(func() []byte { return textPage(s.text) }), false})
+	}
+	return pages
+}
+
+// once returns a function that builds its page on the first call only.
+func once(f func() []byte) func() []byte { return sync.OnceValue(f) }
+
+// wrap returns inner inside n copies of open and close.
+func wrap(n int, open, close, inner string) []byte {
+	return []byte(strings.Repeat(open, n) + inner + strings.Repeat(close, n))
+}
+
+// utf16Page returns a page with a link to testTarget in UTF-16, with or
+// without a byte order mark.
+func utf16Page(order binary.AppendByteOrder, bom bool) []byte {
+	s := "<html><body><p>" + strings.Repeat("Words in sixteen bits. ", 2000) + hostileLink + " naïve café</p>"
+	var b []byte
+	if bom {
+		b = order.AppendUint16(b, 0xfeff)
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = order.AppendUint16(b, u)
+	}
+	return b
+}
+
+// textPage returns size bytes of plain text: words and spaces, no markup.
+func textPage(size int) []byte {
+	return bytes.Repeat([]byte("plain text page "), size/16)
+}
+
+// countTags counts the start tags named name (lower case) in the UTF-8
+// page b, in any case.
+func countTags(b []byte, name string) int {
+	return bytes.Count(bytes.ToLower(b), []byte("<"+name))
+}
 
 // drawReference draws the words for radius r >= 0 around links from the
 // page's words the plain way, a window per link in page order, stopping
@@ -125,4 +269,55 @@ func wordsDiff(want, got []string) string {
 	}
 	return fmt.Sprintf("got %d words, want %d; first difference at word %d: got %q, want %q",
 		len(got), len(want), i, slices.Clone(got[i:min(len(got), i+5)]), slices.Clone(want[i:min(len(want), i+5)]))
+}
+
+// TestHostilePages reads the hostile pages through every entry point (issue
+// 12): no panic, output bounded by the page (Render's text is no longer
+// than the decoded page, Extract and Located give at most MaxDrawn of the
+// page's words, Outlinks no more links than the page has tags), and an
+// error only where one is due: ErrNoLink for a page whose link a person
+// could not see.
+func TestHostilePages(t *testing.T) {
+	for _, p := range testHostilePages {
+		t.Run(p.name, func(t *testing.T) {
+			body := p.body()
+			dec, _, err := Decode(body, "")
+			require.NoError(t, err)
+			dec = bytes.TrimPrefix(dec, []byte(utf8BOM))
+			assert.True(t, utf8.Valid(dec), "Decode gave invalid UTF-8")
+			assert.LessOrEqual(t, len(dec), 3*len(body), "decoded bytes")
+
+			text, err := Render(body, "")
+			require.NoError(t, err)
+			assert.True(t, utf8.ValidString(text), "Render gave invalid UTF-8")
+			assert.LessOrEqual(t, len(text), len(dec)+1, "bytes of text")
+			page := words.Append(nil, text) // Words, without reading the page again
+			assert.LessOrEqual(t, len(page), (len(text)+1)/2, "words")
+
+			links, err := Outlinks(body, testPage)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, len(links), countTags(dec, "a")+countTags(dec, "area"), "outlinks")
+
+			loc, err := Locate(body, testPage, testTarget)
+			if !p.link {
+				require.ErrorIs(t, err, ErrNoLink)
+				_, err := Extract(body, testPage, testTarget, 10)
+				require.ErrorIs(t, err, ErrNoLink)
+				return
+			}
+			require.NoError(t, err)
+			for _, r := range []Radius{10, 1000} {
+				got, err := Extract(body, testPage, testTarget, r)
+				require.NoError(t, err, "Extract(%d)", r)
+				assert.LessOrEqual(t, len(got), MaxDrawn(len(page)), "Extract(%d) words", r)
+				drawn, cut := loc.Draw(r, nil)
+				if d := wordsDiff(drawn, got); d != "" {
+					t.Errorf("Extract(%d) differs from Located.Draw: %s", r, d)
+				}
+				if cut {
+					assert.Equal(t, MaxDrawn(len(page)), len(drawn), "Draw(%d) cut, but not at the bound", r)
+				}
+			}
+		})
+	}
 }
