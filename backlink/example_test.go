@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/linkrot/relink/backlink"
 )
@@ -169,6 +170,28 @@ func ExampleNeighborhood() {
 	// 1 2 http://b.example/blog/
 	// 2 1 http://c.example/
 	// 2 2 http://d.example/links.html
+}
+
+// A hostile page links to the target ten thousand times: the words drawn
+// around its links would hold each of its words many times over, so they
+// stop at MaxDrawn of its word count, and Draw says so.
+func ExampleLocated_Draw() {
+	page := strings.Repeat(`<a href="/lost.html">lost</a> one two three `, 10_000)
+	loc, err := backlink.Locate([]byte(page), "http://example.org/list.html", "http://example.org/lost.html")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("bound:", backlink.MaxDrawn(40_000))
+	for _, r := range []backlink.Radius{backlink.Anchor, 1, 10, 1000} {
+		words, cut := loc.Draw(r, nil)
+		fmt.Println(r, len(words), cut)
+	}
+	// Output:
+	// bound: 160000
+	// anchor 10000 false
+	// r1 29999 false
+	// ten 160000 true
+	// r1000 160000 true
 }
 
 func ExampleParseRadius() {
