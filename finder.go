@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
@@ -12,8 +13,9 @@ import (
 	"github.com/linkrot/relink/lexsig"
 )
 
-// Defaults of Config, from the paper's best-performing method (§4, Table 4:
-// level-1 backlinks, anchor text, the top 10 backlinks, 4 terms).
+// Defaults of a Finder and of the paper's method, from the paper's
+// best-performing setting (§4, Table 4: level-1 backlinks, anchor text, the
+// top 10 backlinks, 4 terms).
 const (
 	DefaultDepth       = 1
 	DefaultBacklinks   = 10
@@ -32,74 +34,85 @@ const (
 	FilterLink = "link"
 )
 
-// Config chooses the method. Its zero value is the paper's best method.
-type Config struct {
-	// Depth is 1 for level-1 backlinks only, 2 for levels 1 and 2 (§3.2
-	// "Backlink Depth"). Zero means DefaultDepth.
-	Depth int
-	// Backlinks is how many backlinks are asked for, per queried page (§3.2
-	// "Backlink Ranking": 10, 100 or 1000). Zero means DefaultBacklinks.
-	Backlinks int
-	// Radius is where words are drawn (§3.2 "Radius"); the zero value is
-	// backlink.Anchor.
-	Radius backlink.Radius
-	// Terms is the signature size (§3.2 "Lexical Signature Size"). Zero means
-	// DefaultTerms.
-	Terms int
-	// ExcludeNav leaves out the words of navigation links (sidebars, tables
-	// of contents, next/previous). The paper counted every link.
-	ExcludeNav bool
-	// Mode combines the query's terms; the zero value is conjunctive, as a
-	// web search engine does.
-	Mode lexsig.Mode
-	// Results is how many candidates are asked of the searcher. Zero means
-	// DefaultResults.
-	Results int
-	// Concurrency bounds the backlink pages fetched and filtered at once.
-	// Zero means DefaultConcurrency.
-	Concurrency int
-}
-
-func (c Config) depth() int       { return orDefault(c.Depth, DefaultDepth) }
-func (c Config) backlinks() int   { return orDefault(c.Backlinks, DefaultBacklinks) }
-func (c Config) terms() int       { return orDefault(c.Terms, DefaultTerms) }
-func (c Config) results() int     { return orDefault(c.Results, DefaultResults) }
-func (c Config) concurrency() int { return orDefault(c.Concurrency, DefaultConcurrency) }
-
-func orDefault(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
-}
+// Errors of Find. Each is wrapped with its details; match them with
+// errors.Is.
+var (
+	// ErrNoQuery is returned, with the Result and its audit trail, when
+	// the clues gave nothing to search: no backlinks, none kept, or no
+	// word left once stop words were dropped. The error says which.
+	ErrNoQuery = errors.New("relink: no query could be formed")
+	// ErrProvider is returned when a Finder lacks a provider Find needs
+	// (Backlinks, Fetcher, DF or Searcher): a mistake of the caller's,
+	// reported instead of a panic.
+	ErrProvider = errors.New("relink: missing provider")
+	// ErrScheme is returned for a URI that is not http or https: only web
+	// pages have backlinks to rediscover them by.
+	ErrScheme = errors.New("relink: not an http or https URI")
+)
 
 // Finder rediscovers missing pages. Its providers are plugged in by the
-// caller; a Finder is safe for concurrent use when they are.
+// caller; a Finder is safe for concurrent use when they are. Its zero value
+// holds no provider, and Find then returns an error wrapping ErrProvider.
 type Finder struct {
-	// Backlinks lists the pages that link to a URI.
+	// Backlinks lists the pages that link to a URI. Finder asks it about
+	// both scheme variants of each URI (http and https; see
+	// backlink.BothSchemes) unless it folds them itself, and for content
+	// links alone through backlink.ContentProvider when it is one.
 	Backlinks backlink.Provider
 	// Fetcher retrieves backlink pages (and soft-404 probes).
 	Fetcher filter.Fetcher
 	// DF answers document frequencies for TF-IDF. Wrap a slow one in a
 	// lexsig.Cache.
 	DF lexsig.DF
-	// Searcher runs the signature's query.
+	// Searcher runs the strategy's queries.
 	Searcher lexsig.Searcher
 	// Filters are the paper's five filters. Its Fetcher, when nil, is the
 	// Finder's Fetcher.
 	Filters filter.Filters
-	// Config chooses the method.
-	Config Config
-	// Strategy, when not nil, replaces the paper's method: Find gathers
-	// the first Config.Backlinks level-1 backlinks (Config.Depth, Radius,
-	// Terms, ExcludeNav and Mode are then the Strategy's business) and
-	// lets the Strategy search. Best returns the project's best.
+	// Strategy is the method; nil means Default(), the project's best.
+	// Paper is the paper's method with its knobs.
 	Strategy Strategy
 	// Archive, when not nil, retrieves an archived copy of the missing
-	// page for a Strategy that uses one (Clues.Archive): a filter.Fetcher
+	// page for a Strategy that uses one (Needs.Archive): a filter.Fetcher
 	// that answers a URI with its last good capture, such as
 	// provider/wayback's. A failure or a non-2xx answer means no copy.
 	Archive filter.Fetcher
+	// Pages, when not nil, keeps inspected backlink pages (fetched,
+	// filtered and parsed) across calls, so that a page shared by many
+	// missing URIs is read once. NewPageCache makes one.
+	Pages PageCache
+	// Results is how many candidates each query asks for and Find
+	// returns at most. Zero means DefaultResults.
+	Results int
+	// Concurrency bounds the backlink pages inspected at once. Zero means
+	// DefaultConcurrency.
+	Concurrency int
+	// KeepMissing keeps the missing URI among the candidates. By default
+	// it is left out: an index that still holds the page would otherwise
+	// offer the dead address as its own new home. The paper's experiment
+	// counted it, since there the page kept its URI.
+	KeepMissing bool
+	// KeepBacklinks keeps the backlink pages among the candidates. By
+	// default they are left out: a page that links to the missing page is
+	// not it, though it often shares its words.
+	KeepBacklinks bool
+}
+
+func (f *Finder) strategy() Strategy {
+	if f.Strategy == nil {
+		return Default()
+	}
+	return f.Strategy
+}
+
+func (f *Finder) results() int     { return orDefault(f.Results, DefaultResults) }
+func (f *Finder) concurrency() int { return orDefault(f.Concurrency, DefaultConcurrency) }
+
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // Trace is what happened to one backlink page.
@@ -110,153 +123,219 @@ type Trace struct {
 	// Filter names what caught the page when it was not kept: one of the
 	// filter package's names, FilterFetch or FilterLink.
 	Filter string
-	// Reason says why, in words.
+	// Reason says why, in words. A kept page may carry a note here too
+	// (its words came from the provider's anchor texts, or were cut at the
+	// bound backlink.MaxDrawFactor sets).
 	Reason string
-	// Words is how many words the page gave to the signature.
+	// Words is how many words the page gave to the signature, for the
+	// paper's method (Paper); 0 for other strategies.
 	Words int
+	// Fetches counts the requests that inspecting the page made (see
+	// Inspection.Fetches), whether this Find made them or a PageCache
+	// kept their outcome.
+	Fetches int
 }
 
 // Result is the outcome of one rediscovery.
 type Result struct {
 	// URI is the canonical missing URI.
 	URI string
-	// Signature is every ranked term; Query uses its top Config.Terms.
+	// Method is the strategy's Name.
+	Method string
+	// Signature is every ranked term of the signature the strategy
+	// searched, when it searched one (Outcome.Signature); its top terms
+	// are Query's.
 	Signature lexsig.Signature
-	// Query is the query sent to the searcher.
+	// Query is the first query sent, the signature's for the paper's
+	// method.
 	Query lexsig.Query
-	// Candidates are the searcher's answers, best first.
+	// Queries are every query sent to the searcher, in order, each once.
+	Queries []lexsig.Query
+	// Candidates are the answers, best first, ranked anew from 1: the
+	// missing URI and the backlink pages are left out unless the Finder
+	// keeps them.
 	Candidates []lexsig.Result
 	// Backlinks is the audit trail: every backlink page, kept or not.
 	Backlinks []Trace
-	// Queries are every query sent to the searcher, in order: Query
-	// alone for the paper's method, one or more for a Strategy.
-	Queries []lexsig.Query
 	// Step is the Strategy's Outcome.Step, if any.
 	Step string
 	// Fetches counts the candidate pages the Strategy fetched.
 	Fetches int
+	// Archived reports whether an archived copy of the page was used.
+	Archived bool
 }
 
-// Evidence is a backlink page that was fetched, filtered and located once, so
-// that signatures for any radius can be drawn from it without fetching or
-// parsing it again.
-type Evidence struct {
-	Trace
-	located *backlink.Located
-	// anchors are the provider's anchor texts (Backlink.Anchors), used
-	// when the page itself could not be had.
-	anchors []string
-}
-
-// Draw returns the words the page gives for radius r, without navigation
-// links' words when nav is false. Evidence kept from a provider's anchor
-// texts alone (the page could not be fetched) gives its anchor words for
-// every radius: nothing else of the page is known.
-func (e *Evidence) Draw(r backlink.Radius, nav bool) []string {
-	if nav {
-		return e.drawOf(r, e.Via, nil)
-	}
-	return e.drawOf(r, e.Via, func(l backlink.Link) bool { return !l.Nav })
-}
-
-// Find treats uri as missing and looks for it again: the stages of Gather,
-// Signature and Search in turn. Only a failure of a provider (or a cancelled
-// ctx) is an error; a backlink page that cannot be used is recorded in the
-// Result's trail.
+// Find treats uri as missing and looks for it again with the Finder's
+// Strategy: it gathers the clues the Strategy needs (Clues), runs it, and
+// assembles the Result (Answer). Only a failure of a provider, a cancelled
+// ctx, a Finder without the providers it needs (ErrProvider) or a URI that
+// is not an absolute http or https URI (ErrScheme, or canon's error) is an
+// error; a backlink page that cannot be used is recorded in the Result's
+// trail. When the clues give nothing to search, Find returns the Result
+// with its trail and an error wrapping ErrNoQuery that says why.
 func (f *Finder) Find(ctx context.Context, uri string) (*Result, error) {
+	if f == nil {
+		return nil, fmt.Errorf("%w: nil Finder", ErrProvider)
+	}
+	if err := f.check(f.Searcher == nil, "Searcher"); err != nil {
+		return nil, err
+	}
+	s := f.strategy()
+	clues, err := f.Clues(ctx, uri, s.Needs())
+	if err != nil {
+		return nil, err
+	}
+	o, err := s.Find(ctx, clues, f.Tools())
+	if err != nil {
+		return nil, err
+	}
+	return f.Answer(s, clues, o)
+}
+
+// check returns an ErrProvider error when f lacks what Clues needs, or
+// when missing (a further need of the caller's) holds.
+func (f *Finder) check(missing bool, what string) error {
+	var lack []string
+	if f.Backlinks == nil {
+		lack = append(lack, "Backlinks")
+	}
+	if f.Fetcher == nil {
+		lack = append(lack, "Fetcher")
+	}
+	if f.DF == nil {
+		lack = append(lack, "DF")
+	}
+	if missing {
+		lack = append(lack, what)
+	}
+	if len(lack) > 0 {
+		return fmt.Errorf("%w: Finder has no %s", ErrProvider, strings.Join(lack, ", "))
+	}
+	return nil
+}
+
+// Tools returns the providers a Strategy calls: the Finder's DF, Fetcher
+// and Results, and its Searcher behind a memory that sends each distinct
+// query once per Tools value (strategies that combine several queries often
+// share some).
+func (f *Finder) Tools() Tools {
+	return Tools{DF: f.DF, Searcher: &memoSearcher{s: f.Searcher}, Fetcher: f.Fetcher, Results: f.results()}
+}
+
+// Clues canonicalizes uri and gathers what a strategy with needs n uses:
+// the backlink neighborhood (n.Depth levels, n.Backlinks per queried page;
+// only pages whose link is not navigation when n.ContentLinks), each page
+// inspected and located (Gather), and, when n.Archive and the Finder has
+// an Archive, the page's archived copy.
+func (f *Finder) Clues(ctx context.Context, uri string, n Needs) (*Clues, error) {
+	if f == nil {
+		return nil, fmt.Errorf("%w: nil Finder", ErrProvider)
+	}
+	if err := f.check(false, ""); err != nil {
+		return nil, err
+	}
 	target, err := canon.Canonicalize(uri)
 	if err != nil {
 		return nil, err
 	}
-	if f.Strategy != nil {
-		return f.findWith(ctx, target)
+	if !strings.HasPrefix(target, "http://") && !strings.HasPrefix(target, "https://") {
+		return nil, fmt.Errorf("%w: %s", ErrScheme, target)
 	}
-	links, err := backlink.Neighborhood(ctx, f.Backlinks, target, f.Config.depth(), f.Config.backlinks())
+	p := f.Backlinks
+	if n.ContentLinks {
+		p = backlink.ContentOnly(p)
+	}
+	links, err := backlink.Neighborhood(ctx, backlink.BothSchemes(p), target, orDefault(n.Depth, DefaultDepth), orDefault(n.Backlinks, DefaultBacklinks))
 	if err != nil {
 		return nil, fmt.Errorf("relink: backlinks of %s: %w", target, err)
 	}
-	evidence, err := f.Gather(ctx, target, links)
+	evidence, err := f.Gather(ctx, target, links, n.ContentLinks)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{URI: target}
-	res.Backlinks = traces(evidence, f.Config.Radius, !f.Config.ExcludeNav)
-	res.Signature, err = f.Signature(ctx, evidence, f.Config.Radius, !f.Config.ExcludeNav)
-	if err != nil {
-		return nil, err
-	}
-	res.Query = res.Signature.Top(f.Config.terms()).Query(f.Config.Mode)
-	if len(res.Query.Terms) == 0 {
-		return res, nil
-	}
-	res.Queries = []lexsig.Query{res.Query}
-	res.Candidates, err = f.Searcher.Search(ctx, res.Query, f.Config.results())
-	if err != nil {
-		return nil, fmt.Errorf("relink: search %q: %w", res.Query, err)
-	}
-	return res, nil
-}
-
-// findWith runs f.Strategy for the canonical target.
-func (f *Finder) findWith(ctx context.Context, target string) (*Result, error) {
-	links, err := backlink.Neighborhood(ctx, f.Backlinks, target, 1, f.Config.backlinks())
-	if err != nil {
-		return nil, fmt.Errorf("relink: backlinks of %s: %w", target, err)
-	}
-	evidence, err := f.Gather(ctx, target, links)
-	if err != nil {
-		return nil, err
-	}
-	clues := &Clues{URI: target, Evidence: evidence}
-	if f.Archive != nil && f.Strategy.UsesArchive() {
-		if p, err := f.Archive.Fetch(ctx, target); err == nil && p.Status/100 == 2 {
-			clues.Archive = p
-		} else if ctx.Err() != nil {
+	c := &Clues{URI: target, Evidence: evidence}
+	if f.Archive != nil && n.Archive {
+		p, err := f.Archive.Fetch(ctx, target)
+		switch {
+		case err == nil && p != nil && filter.IsSuccess(p.Status):
+			c.Archive = p
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		}
 	}
-	res := &Result{URI: target}
-	res.Backlinks = traces(evidence, backlink.Anchor, true)
-	// Strategies that combine several queries often share some (the
-	// paper's signature and the content signature of a page that has only
-	// content links): each is sent once.
-	searcher := &memoSearcher{s: f.Searcher}
-	o, err := f.Strategy.Find(ctx, clues, Tools{DF: f.DF, Searcher: searcher, Fetcher: f.Fetcher, Results: f.Config.results()})
-	if err != nil {
-		return nil, err
-	}
-	res.Candidates, res.Queries, res.Step, res.Fetches = o.Candidates, o.Queries, o.Step, o.Fetches
+	return c, nil
+}
+
+// Answer assembles the Result of strategy s on clues c from its Outcome
+// o, as Find does: the trail, the queries, and the candidates without the
+// missing URI and the backlink pages (unless the Finder keeps them), cut to
+// Results and ranked anew from 1. When o holds no query it returns the
+// Result with an error wrapping ErrNoQuery that says why.
+func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
+	res := &Result{URI: c.URI, Method: s.Name(), Backlinks: traces(c.Evidence), Step: o.Step, Fetches: o.Fetches}
+	res.Archived = c.Archive != nil && s.Needs().Archive
+	res.Queries, res.Signature = o.Queries, o.Signature
 	if len(o.Queries) > 0 {
 		res.Query = o.Queries[0]
+	}
+	if p, ok := s.(Paper); ok {
+		for i, e := range c.Evidence {
+			if e.Kept {
+				res.Backlinks[i].Words = len(p.draw(c, e))
+			}
+		}
+	}
+	if len(o.Queries) == 0 {
+		return res, fmt.Errorf("%w for %s: %s", ErrNoQuery, c.URI, c.why())
+	}
+	drop := map[string]bool{}
+	if !f.KeepMissing {
+		drop[c.URI] = true
+	}
+	if !f.KeepBacklinks {
+		for _, e := range c.Evidence {
+			if u, err := canon.Canonicalize(e.URI); err == nil {
+				drop[u] = true
+			}
+		}
+	}
+	res.Candidates = make([]lexsig.Result, 0, min(len(o.Candidates), f.results()))
+	for _, r := range o.Candidates {
+		if len(res.Candidates) == f.results() {
+			break
+		}
+		if u, err := canon.Canonicalize(r.URI); err == nil && drop[u] {
+			continue
+		}
+		r.Rank = len(res.Candidates) + 1
+		res.Candidates = append(res.Candidates, r)
 	}
 	return res, nil
 }
 
-// traces returns the audit trail of evidence, each kept page with the
-// number of words it gives for radius r.
-func traces(evidence []*Evidence, r backlink.Radius, nav bool) []Trace {
+// traces returns the audit trail of evidence.
+func traces(evidence []*Evidence) []Trace {
 	out := make([]Trace, 0, len(evidence))
 	for _, e := range evidence {
-		if e.Kept {
-			e.Words = len(e.Draw(r, nav))
-		}
 		out = append(out, e.Trace)
 	}
 	return out
 }
 
-// Gather fetches, filters and locates every backlink page concurrently (at
-// most Config.Concurrency at once) and returns one Evidence per backlink, in
-// the order given. Each page's link is looked for to its Backlink.Via, or to
-// target when Via is empty. It returns early with ctx.Err() when ctx is done.
-func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Backlink) ([]*Evidence, error) {
-	out := make([]*Evidence, len(links))
-	filters := f.Filters
-	if filters.Fetcher == nil {
-		filters.Fetcher = f.Fetcher
+// Gather inspects every backlink page concurrently (at most Concurrency at
+// once) and locates its links to the URI it was listed for (Backlink.Via,
+// or target when Via is empty, which the Evidence's Via then says). It returns one Evidence per backlink, in the
+// order given. With contentLinks, a page whose every such link is
+// navigation is not kept (FilterLink). A page that cannot be fetched but
+// whose provider gave its anchor texts (Backlink.Anchors) is kept with
+// those. It returns early with ctx.Err() when ctx is done.
+func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Backlink, contentLinks bool) ([]*Evidence, error) {
+	if f.Fetcher == nil {
+		return nil, fmt.Errorf("%w: Finder has no Fetcher", ErrProvider)
 	}
-	err := par.Do(ctx, len(links), f.Config.concurrency(), func(ctx context.Context, i int) error {
-		out[i] = f.gather(ctx, &filters, target, links[i])
+	out := make([]*Evidence, len(links))
+	err := par.Do(ctx, len(links), f.concurrency(), func(ctx context.Context, i int) error {
+		out[i] = f.gather(ctx, target, links[i], contentLinks)
 		return nil
 	})
 	if err != nil {
@@ -265,35 +344,29 @@ func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Bac
 	return out, nil
 }
 
-// gather fetches, filters and locates one backlink page.
-func (f *Finder) gather(ctx context.Context, filters *filter.Filters, target string, l backlink.Backlink) *Evidence {
+// gather inspects and locates one backlink page.
+func (f *Finder) gather(ctx context.Context, target string, l backlink.Backlink, contentLinks bool) *Evidence {
+	if l.Via == "" {
+		l.Via = target
+	}
 	e := &Evidence{Trace: Trace{Backlink: l}}
-	page, err := f.Fetcher.Fetch(ctx, l.URI)
-	if (err != nil || !filter.IsSuccess(page.Status)) && len(l.Anchors) > 0 && ctx.Err() == nil {
-		// A link record without a copy of the page: its anchor texts are
-		// all there is, and no filter can judge a page not seen.
-		e.Kept, e.anchors = true, l.Anchors
-		e.Reason = "page not fetched; anchor texts from the backlink provider"
-		return e
+	in := f.Inspect(ctx, l.URI)
+	e.Fetches = in.Fetches
+	if in.Filter == FilterFetch || in.Filter == filter.FilterStatus {
+		if len(l.Anchors) > 0 && ctx.Err() == nil {
+			// A link record without a copy of the page: its anchor texts
+			// are all there is, and no filter can judge a page not seen.
+			e.Kept, e.anchors = true, l.Anchors
+			e.Reason = "page not fetched; anchor texts from the backlink provider"
+			return e
+		}
 	}
-	if err != nil {
-		e.Filter, e.Reason = FilterFetch, err.Error()
-		return e
-	}
-	rej, err := filters.Check(ctx, page)
-	if err != nil {
-		e.Filter, e.Reason = FilterFetch, err.Error()
-		return e
-	}
-	if rej != nil {
-		e.Filter, e.Reason = rej.Filter, rej.Reason
+	if !in.Kept {
+		e.Filter, e.Reason = in.Filter, in.Reason
 		return e
 	}
 	via := l.Via
-	if via == "" {
-		via = target
-	}
-	loc, err := backlink.Locate(page.Body, page.URI, via)
+	loc, err := in.Doc.Locate(via)
 	if err != nil {
 		e.Filter, e.Reason = FilterLink, err.Error()
 		if errors.Is(err, backlink.ErrNoLink) {
@@ -301,23 +374,43 @@ func (f *Finder) gather(ctx context.Context, filters *filter.Filters, target str
 		}
 		return e
 	}
-	e.Kept, e.located = true, loc
+	if contentLinks && !hasContentLink(loc.Links()) {
+		e.Filter, e.Reason = FilterLink, "only navigation links to "+via
+		return e
+	}
+	e.Kept, e.located, e.page = true, loc, in
 	return e
 }
 
-// Signature ranks the words that the kept evidence gives for radius r (with
-// or without navigation links) by TF-IDF against f.DF. It returns every
-// ranked term; take the top k with Signature.Top.
-func (f *Finder) Signature(ctx context.Context, evidence []*Evidence, r backlink.Radius, nav bool) (lexsig.Signature, error) {
-	tf := make(map[string]int)
-	for _, e := range evidence {
-		if e != nil && e.Kept {
-			lexsig.CountInto(tf, e.Draw(r, nav))
+func hasContentLink(ls []backlink.Link) bool {
+	for _, l := range ls {
+		if !l.Nav {
+			return true
 		}
 	}
-	terms, err := lexsig.Rank(ctx, tf, f.DF)
-	if err != nil {
-		return nil, fmt.Errorf("relink: rank terms: %w", err)
+	return false
+}
+
+// Evidence is a backlink page that was inspected and located once, so that
+// words for any radius can be drawn from it without fetching or parsing it
+// again.
+type Evidence struct {
+	Trace
+	located *backlink.Located
+	page    *Inspection
+	// anchors are the provider's anchor texts (Backlink.Anchors), used
+	// when the page itself could not be had.
+	anchors []string
+}
+
+// Draw returns the words the page gives for radius r, around every link to
+// the page it was listed for when nav is true, around its links that are
+// not navigation otherwise. Evidence kept from a provider's anchor texts
+// alone (the page could not be fetched) gives its anchor words for every
+// radius: nothing else of the page is known.
+func (e *Evidence) Draw(r backlink.Radius, nav bool) []string {
+	if nav {
+		return e.drawOf(r, e.Via, nil)
 	}
-	return lexsig.Signature(terms), nil
+	return e.drawOf(r, e.Via, func(l backlink.Link) bool { return !l.Nav })
 }

@@ -2,16 +2,21 @@ package relink_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const target = "https://example.org/guides/sourdough-starter"
@@ -35,7 +40,7 @@ var web = map[string]string{
 	"https://f.example/document": "%PDF-1.4 binary",
 }
 
-func fakeFinder(t *testing.T, cfg relink.Config) (*relink.Finder, *[]lexsig.Query) {
+func fakeFinder(t *testing.T) (*relink.Finder, *[]lexsig.Query) {
 	t.Helper()
 	provider := backlink.ProviderFunc(func(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
 		if uri != target {
@@ -69,11 +74,11 @@ func fakeFinder(t *testing.T, cfg relink.Config) (*relink.Finder, *[]lexsig.Quer
 		queries = append(queries, q)
 		return []lexsig.Result{{Rank: 1, URI: "https://example.org/baking/starter"}}, nil
 	})
-	return &relink.Finder{Backlinks: provider, Fetcher: fetcher, DF: df, Searcher: searcher, Config: cfg}, &queries
+	return &relink.Finder{Backlinks: provider, Fetcher: fetcher, DF: df, Searcher: searcher, Strategy: relink.Paper{}}, &queries
 }
 
 func TestFinderFind(t *testing.T) {
-	f, queries := fakeFinder(t, relink.Config{})
+	f, queries := fakeFinder(t)
 	res, err := f.Find(context.Background(), "https://Example.org:443/guides/sourdough-starter/#top")
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +120,7 @@ func TestFinderFind(t *testing.T) {
 }
 
 func TestFinderCancelled(t *testing.T) {
-	f, _ := fakeFinder(t, relink.Config{})
+	f, _ := fakeFinder(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := f.Find(ctx, target); err == nil {
@@ -124,7 +129,7 @@ func TestFinderCancelled(t *testing.T) {
 }
 
 func TestFinderBadURI(t *testing.T) {
-	f, _ := fakeFinder(t, relink.Config{})
+	f, _ := fakeFinder(t)
 	if _, err := f.Find(context.Background(), "/relative/only"); err == nil {
 		t.Fatal("Find of a relative URI: nil error")
 	}
@@ -161,6 +166,156 @@ func ExampleFinder() {
 		fmt.Println(c.Rank, c.URI)
 	}
 	// Output:
-	// query: rainfall annual report
+	// query: "annual rainfall report"
 	// 1 https://example.org/reports/rainfall
+}
+
+// TestFinderBadProviders: a caller's mistake is an error, never a panic in
+// a goroutine the caller cannot recover, and Find leaves no goroutine
+// behind.
+func TestFinderBadProviders(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name  string
+		setup func(f *relink.Finder) *relink.Finder
+		want  error // matched with errors.Is
+	}{
+		{"nil Finder", func(*relink.Finder) *relink.Finder { return nil }, relink.ErrProvider},
+		{"zero Finder", func(*relink.Finder) *relink.Finder { return &relink.Finder{} }, relink.ErrProvider},
+		{"nil Backlinks", func(f *relink.Finder) *relink.Finder { f.Backlinks = nil; return f }, relink.ErrProvider},
+		{"nil Fetcher", func(f *relink.Finder) *relink.Finder { f.Fetcher = nil; return f }, relink.ErrProvider},
+		{"nil DF", func(f *relink.Finder) *relink.Finder { f.DF = nil; return f }, relink.ErrProvider},
+		{"nil Searcher", func(f *relink.Finder) *relink.Finder { f.Searcher = nil; return f }, relink.ErrProvider},
+		{"backlinks fail", func(f *relink.Finder) *relink.Finder {
+			f.Backlinks = backlink.ProviderFunc(func(context.Context, string, int) ([]backlink.Backlink, error) { return nil, boom })
+			return f
+		}, boom},
+		{"search fails", func(f *relink.Finder) *relink.Finder {
+			f.Searcher = lexsig.SearcherFunc(func(context.Context, lexsig.Query, int) ([]lexsig.Result, error) { return nil, boom })
+			return f
+		}, boom},
+		{"DF fails", func(f *relink.Finder) *relink.Finder {
+			f.DF = lexsig.DFFunc(func(context.Context, string) (int64, error) { return 0, boom }).WithDocs(10)
+			return f
+		}, boom},
+		{"no backlinks", func(f *relink.Finder) *relink.Finder {
+			f.Backlinks = backlink.ProviderFunc(func(context.Context, string, int) ([]backlink.Backlink, error) { return nil, nil })
+			return f
+		}, relink.ErrNoQuery},
+		{"(nil, nil) pages", func(f *relink.Finder) *relink.Finder {
+			f.Fetcher = filter.FetcherFunc(func(context.Context, string) (*filter.Page, error) { return nil, nil })
+			return f
+		}, relink.ErrNoQuery},
+		{"ftp target", nil, relink.ErrScheme},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			f, _ := fakeFinder(t)
+			uri := target
+			if tt.setup != nil {
+				f = tt.setup(f)
+			} else {
+				uri = "ftp://example.org/guides/sourdough-starter"
+			}
+			res, err := f.Find(context.Background(), uri)
+			require.ErrorIs(t, err, tt.want)
+			if errors.Is(err, relink.ErrNoQuery) {
+				require.NotNil(t, res, "Find with ErrNoQuery returns the trail")
+				for _, b := range res.Backlinks {
+					assert.False(t, b.Kept, "%s kept", b.URI)
+				}
+			}
+			requireNoLeak(t, before)
+		})
+	}
+}
+
+// requireNoLeak fails when goroutines started since before are still
+// running once they have had a moment to end.
+func requireNoLeak(t *testing.T, before int) {
+	t.Helper()
+	for range 100 {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("%d goroutines running, %d before", runtime.NumGoroutine(), before)
+}
+
+// TestFinderCancelledNoLeak: a cancelled Find returns ctx's error and its
+// workers end.
+func TestFinderCancelledNoLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	f, _ := fakeFinder(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	f.Fetcher = filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
+		cancel()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	_, err := f.Find(ctx, target)
+	require.ErrorIs(t, err, context.Canceled)
+	requireNoLeak(t, before)
+}
+
+// TestFinderProviderPanics: a provider's panic reaches the caller's
+// goroutine, where recover catches it, instead of ending the process.
+func TestFinderProviderPanics(t *testing.T) {
+	f, _ := fakeFinder(t)
+	f.Fetcher = filter.FetcherFunc(func(context.Context, string) (*filter.Page, error) { panic("fetcher bug") })
+	defer func() {
+		assert.Equal(t, "fetcher bug", recover())
+	}()
+	_, _ = f.Find(context.Background(), target)
+	t.Fatal("Find returned instead of panicking")
+}
+
+// TestFinderLeavesOut: by default the missing URI and the backlink pages
+// are not candidates; KeepMissing and KeepBacklinks keep them.
+func TestFinderLeavesOut(t *testing.T) {
+	answer := []lexsig.Result{
+		{Rank: 1, URI: "https://example.org/guides/sourdough-starter/"}, // the missing URI, as an index still holds it
+		{Rank: 2, URI: "https://a.example/blog"},                        // a backlink page
+		{Rank: 3, URI: "https://example.org/baking/starter"},
+	}
+	for _, tt := range []struct {
+		keepMissing, keepBacklinks bool
+		want                       []string
+	}{
+		{false, false, []string{"https://example.org/baking/starter"}},
+		{true, false, []string{"https://example.org/guides/sourdough-starter/", "https://example.org/baking/starter"}},
+		{false, true, []string{"https://a.example/blog", "https://example.org/baking/starter"}},
+		{true, true, []string{"https://example.org/guides/sourdough-starter/", "https://a.example/blog", "https://example.org/baking/starter"}},
+	} {
+		f, _ := fakeFinder(t)
+		f.Searcher = lexsig.SearcherFunc(func(context.Context, lexsig.Query, int) ([]lexsig.Result, error) { return answer, nil })
+		f.KeepMissing, f.KeepBacklinks = tt.keepMissing, tt.keepBacklinks
+		res, err := f.Find(context.Background(), target)
+		require.NoError(t, err)
+		var got []string
+		for i, c := range res.Candidates {
+			assert.Equal(t, i+1, c.Rank, "candidates are ranked anew")
+			got = append(got, c.URI)
+		}
+		assert.Equal(t, tt.want, got, "keep missing %t, backlinks %t", tt.keepMissing, tt.keepBacklinks)
+	}
+}
+
+// TestFinderBothSchemes: backlinks that link to the http variant of an
+// https target count.
+func TestFinderBothSchemes(t *testing.T) {
+	f, queries := fakeFinder(t)
+	inner := f.Backlinks
+	f.Backlinks = backlink.ProviderFunc(func(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
+		if uri == "http://example.org/guides/sourdough-starter" {
+			return inner.Backlinks(ctx, target, limit)
+		}
+		return nil, nil
+	})
+	res, err := f.Find(context.Background(), target)
+	require.NoError(t, err)
+	assert.Len(t, res.Backlinks, 6)
+	assert.Equal(t, "sourdough starter feeding guide", (*queries)[0].String())
 }

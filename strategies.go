@@ -16,56 +16,6 @@ import (
 	"github.com/linkrot/relink/lexsig"
 )
 
-// LinkSignature is the paper's method as a Strategy: the top Size words
-// drawn from the level-1 backlinks within Radius of their links, ranked by
-// TF-IDF, as one query.
-type LinkSignature struct {
-	// Radius is where words are drawn (§3.2 "Radius").
-	Radius backlink.Radius
-	// Nav counts every link, navigation included, as the paper did. When
-	// false, navigation links and links whose text is their own address
-	// (backlink.Link.Address) are left out, unless no other link gives a
-	// word: a page that only such links point to is then still searched
-	// for (unlike the grid's "-nonav" methods, which find nothing for it).
-	Nav bool
-	// Size is the signature size; zero means DefaultTerms.
-	Size int
-	// Mode combines the terms; the zero value is conjunctive.
-	Mode lexsig.Mode
-}
-
-// Name returns "sig-RADIUS-TERMS", with NoNavSuffix when navigation links
-// are left out: "sig-anchor-4-nonav".
-func (s LinkSignature) Name() string {
-	n := "sig-" + RadiusName(s.Radius) + "-" + strconv.Itoa(orDefault(s.Size, DefaultTerms))
-	if !s.Nav {
-		n += NoNavSuffix
-	}
-	return n
-}
-
-// Terms returns the signature size.
-func (s LinkSignature) Terms() int { return orDefault(s.Size, DefaultTerms) }
-
-// UsesArchive returns false.
-func (LinkSignature) UsesArchive() bool { return false }
-
-// Find searches the signature.
-func (s LinkSignature) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
-	var words [][]string
-	if !s.Nav {
-		words = c.words(s.Radius, describing)
-	}
-	if len(words) == 0 {
-		words = c.words(s.Radius, nil)
-	}
-	tf := map[string]int{}
-	for _, w := range words {
-		lexsig.CountInto(tf, w)
-	}
-	return topTerms(ctx, t, tf, orDefault(s.Size, DefaultTerms), s.Mode, false)
-}
-
 // topTerms ranks tf by TF-IDF and searches the top k terms, of those some
 // document holds when held is true.
 func topTerms(ctx context.Context, t Tools, tf map[string]int, k int, mode lexsig.Mode, held bool) (*Outcome, error) {
@@ -106,8 +56,8 @@ func (s URLTerms) Name() string {
 // Terms returns the signature size.
 func (s URLTerms) Terms() int { return orDefault(s.Size, DefaultTerms) }
 
-// UsesArchive returns false.
-func (URLTerms) UsesArchive() bool { return false }
+// Needs returns the default neighborhood: level 1, DefaultBacklinks.
+func (URLTerms) Needs() Needs { return Needs{} }
 
 // Find searches the URI's words.
 func (s URLTerms) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -125,8 +75,8 @@ func (AnchorPhrase) Name() string { return "phrase" }
 // Terms returns 0: the phrase has as many words as the anchor.
 func (AnchorPhrase) Terms() int { return 0 }
 
-// UsesArchive returns false.
-func (AnchorPhrase) UsesArchive() bool { return false }
+// Needs returns the default neighborhood: level 1, DefaultBacklinks.
+func (AnchorPhrase) Needs() Needs { return Needs{} }
 
 // Find searches the phrase.
 func (AnchorPhrase) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -156,8 +106,8 @@ func (s Combined) Name() string {
 // Terms returns the signature size.
 func (s Combined) Terms() int { return orDefault(s.Size, DefaultTerms) }
 
-// UsesArchive returns false.
-func (Combined) UsesArchive() bool { return false }
+// Needs returns the default neighborhood: level 1, DefaultBacklinks.
+func (Combined) Needs() Needs { return Needs{} }
 
 // Find searches the combined signature.
 func (s Combined) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -198,10 +148,8 @@ func (Cascade) Name() string { return "cascade" }
 // Terms returns the largest signature size of the steps.
 func (s Cascade) Terms() int { return maxTerms(s.Steps) }
 
-// UsesArchive reports whether a step does.
-func (s Cascade) UsesArchive() bool {
-	return slices.ContainsFunc(s.Steps, Strategy.UsesArchive)
-}
+// Needs returns what the steps need together.
+func (s Cascade) Needs() Needs { return needsOf(s.Steps) }
 
 // Find runs the steps.
 func (s Cascade) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -315,8 +263,8 @@ func (Fusion) Name() string { return "fusion" }
 // Terms returns the largest signature size of the members.
 func (s Fusion) Terms() int { return maxTerms(s.Members) }
 
-// UsesArchive reports whether a member does.
-func (s Fusion) UsesArchive() bool { return slices.ContainsFunc(s.Members, Strategy.UsesArchive) }
+// Needs returns what the members need together.
+func (s Fusion) Needs() Needs { return needsOf(s.Members) }
 
 // Find runs every member and fuses their candidates.
 func (s Fusion) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -391,8 +339,8 @@ func (s Rerank) Name() string {
 // Terms returns Base's.
 func (s Rerank) Terms() int { return s.Base.Terms() }
 
-// UsesArchive reports whether Base does.
-func (s Rerank) UsesArchive() bool { return s.Base.UsesArchive() }
+// Needs returns what Base needs.
+func (s Rerank) Needs() Needs { return s.Base.Needs() }
 
 // Find runs Base and reorders its first candidates.
 func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -547,8 +495,8 @@ func (ArchiveTitle) Name() string { return "archive-title" }
 // Terms returns 0: the query has as many words as the title.
 func (ArchiveTitle) Terms() int { return 0 }
 
-// UsesArchive returns true.
-func (ArchiveTitle) UsesArchive() bool { return true }
+// Needs returns the default neighborhood and the archived copy.
+func (ArchiveTitle) Needs() Needs { return Needs{Archive: true} }
 
 // Find searches the title.
 func (ArchiveTitle) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -584,8 +532,8 @@ func (s ArchiveSignature) Name() string {
 // Terms returns the signature size.
 func (s ArchiveSignature) Terms() int { return orDefault(s.Size, DefaultTerms) }
 
-// UsesArchive returns true.
-func (ArchiveSignature) UsesArchive() bool { return true }
+// Needs returns the default neighborhood and the archived copy.
+func (ArchiveSignature) Needs() Needs { return Needs{Archive: true} }
 
 // Find searches the page's own signature.
 func (s ArchiveSignature) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -614,6 +562,10 @@ func archived(c *Clues) []byte {
 	return body
 }
 
+// Default returns the method a Finder uses when it is given none: the
+// project's best, Best.
+func Default() Strategy { return Best() }
+
 // Best returns the project's best strategy that needs no archived copy:
 // Rerank over the Fusion of the anchor phrase, the paper's signature
 // (anchor text, 4 terms, every link), the same without navigation links,
@@ -639,8 +591,8 @@ func Strategies() []Strategy {
 
 // strategies returns Strategies and Best.
 func strategies() (all []Strategy, best Strategy) {
-	paper := LinkSignature{Radius: backlink.Anchor, Nav: true, Size: 4}
-	content := LinkSignature{Radius: backlink.Anchor, Size: 4}
+	paper := Paper{}
+	content := Paper{Links: PreferContent}
 	phrase := AnchorPhrase{}
 	combined := Combined{Size: 4}
 	urlAny := URLTerms{Size: 4, Mode: lexsig.Disjunctive}
@@ -653,7 +605,7 @@ func strategies() (all []Strategy, best Strategy) {
 		urlAny,
 		content,
 		combined,
-		Cascade{Steps: []Strategy{phrase, content, LinkSignature{Radius: backlink.Anchor, Size: 3}, combined}},
+		Cascade{Steps: []Strategy{phrase, content, Paper{Size: 3, Links: PreferContent}, combined}},
 		fusion,
 		best,
 		Rerank{Base: fusion, Depth: 20, Fetch: true},

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
@@ -15,17 +17,48 @@ import (
 
 // Clues is everything a Strategy may use about one missing page: its URI,
 // the backlink pages gathered for it, and, for the strategies that need one,
-// an archived copy.
+// an archived copy. Finder.Clues gathers them.
 type Clues struct {
 	// URI is the canonical missing URI.
 	URI string
-	// Evidence are the level-1 backlink pages, gathered (Finder.Gather),
-	// kept or not, in backlink rank order. Navigation links are included;
-	// strategies that leave them out do so themselves.
+	// Evidence are the backlink pages of the neighborhood the strategy
+	// asked for (Needs), gathered (Finder.Gather), kept or not, level 1
+	// first, each level in backlink rank order. Navigation links are
+	// included unless Needs.ContentLinks; strategies that leave them out
+	// of their words do so themselves.
 	Evidence []*Evidence
 	// Archive is the last good archived copy of the page, or nil when
-	// there is none. Only strategies whose UsesArchive is true read it.
+	// there is none. Only strategies whose Needs.Archive is true read it.
 	Archive *filter.Page
+}
+
+// why says why the clues gave no query: no backlinks, none kept (and why
+// not), or no word to search.
+func (c *Clues) why() string {
+	if len(c.Evidence) == 0 {
+		return "no backlinks"
+	}
+	kept, by := 0, map[string]int{}
+	for _, e := range c.Evidence {
+		if e.Kept {
+			kept++
+		} else {
+			by[e.Filter]++
+		}
+	}
+	if kept == 0 {
+		names := make([]string, 0, len(by))
+		for n := range by {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = fmt.Sprintf("%s %d", n, by[n])
+		}
+		return fmt.Sprintf("none of %d backlink pages kept (%s)", len(c.Evidence), strings.Join(parts, ", "))
+	}
+	return fmt.Sprintf("%d of %d backlink pages kept, but they give no word to search", kept, len(c.Evidence))
 }
 
 // Tools are the providers a Strategy calls.
@@ -54,9 +87,52 @@ type Outcome struct {
 	// Step names what produced the candidates when a strategy chooses
 	// among several (Cascade: the step that was confident), or "".
 	Step string
+	// Signature is every ranked term of the lexical signature the
+	// strategy searched, when it searched one (Paper), or nil.
+	Signature lexsig.Signature
 }
 
-// Strategy turns the clues about a missing page into ranked candidates.
+// Needs is what a Strategy's clues must hold.
+type Needs struct {
+	// Depth is the number of backlink levels (§3.2 "Backlink Depth");
+	// zero means DefaultDepth (1).
+	Depth int
+	// Backlinks is how many backlinks are asked for per queried page
+	// (§3.2 "Backlink Ranking"); zero means DefaultBacklinks.
+	Backlinks int
+	// ContentLinks asks for the pages that link to the missing page with a
+	// link that is not navigation (see backlink.ContentProvider); a page
+	// whose every link is navigation is not kept.
+	ContentLinks bool
+	// Archive asks for the page's archived copy (Finder.Archive).
+	Archive bool
+}
+
+// union returns the needs that satisfy both n and o.
+func (n Needs) union(o Needs) Needs {
+	return Needs{
+		Depth:        max(orDefault(n.Depth, DefaultDepth), orDefault(o.Depth, DefaultDepth)),
+		Backlinks:    max(orDefault(n.Backlinks, DefaultBacklinks), orDefault(o.Backlinks, DefaultBacklinks)),
+		ContentLinks: n.ContentLinks && o.ContentLinks,
+		Archive:      n.Archive || o.Archive,
+	}
+}
+
+// needsOf returns the union of the needs of strategies.
+func needsOf(ss []Strategy) Needs {
+	var n Needs
+	for i, s := range ss {
+		if i == 0 {
+			n = s.Needs()
+			continue
+		}
+		n = n.union(s.Needs())
+	}
+	return n
+}
+
+// Strategy turns the clues about a missing page into ranked candidates. The
+// paper's method is one (Paper); Default returns the project's best.
 // Strategies are values: they hold settings, not state, and are safe for
 // concurrent use when the Tools are.
 type Strategy interface {
@@ -66,11 +142,13 @@ type Strategy interface {
 	// queries aside), reported as summary.json's terms; 0 when it
 	// searches no signature of a fixed size.
 	Terms() int
-	// UsesArchive reports whether the strategy reads Clues.Archive;
-	// without an archived copy such a strategy finds nothing.
-	UsesArchive() bool
+	// Needs says what the clues must hold: how many backlinks, how deep,
+	// and whether an archived copy is read. A composite strategy needs
+	// what its members need together, and its members then see that.
+	Needs() Needs
 	// Find runs the strategy. Only a provider's failure or ctx's end is
-	// an error; clues that give nothing to search give an empty Outcome.
+	// an error; clues that give nothing to search give an Outcome without
+	// queries.
 	Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error)
 }
 
@@ -249,4 +327,38 @@ var urlNoise = map[string]bool{
 	"html": true, "htm": true, "shtml": true, "xhtml": true, "php": true,
 	"asp": true, "aspx": true, "jsp": true, "cgi": true, "index": true,
 	"default": true, "www": true, "http": true, "https": true,
+}
+
+// memoSearcher remembers the answers of one Find's strategy, whose members
+// often share queries.
+type memoSearcher struct {
+	s  lexsig.Searcher
+	mu sync.Mutex
+	m  map[string][]lexsig.Result
+}
+
+// Search answers a query asked before from memory.
+func (m *memoSearcher) Search(ctx context.Context, q lexsig.Query, limit int) ([]lexsig.Result, error) {
+	key := strconv.Itoa(limit) + "\x00" + QueryKey(q)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if res, ok := m.m[key]; ok {
+		return res, nil
+	}
+	res, err := m.s.Search(ctx, q, limit)
+	if err != nil {
+		return nil, err
+	}
+	if m.m == nil {
+		m.m = map[string][]lexsig.Result{}
+	}
+	m.m[key] = res
+	return res, nil
+}
+
+// QueryKey returns a string that identifies q: two queries have the same
+// key exactly when they have the same terms, mode and phrase setting. It
+// suits caches of search answers.
+func QueryKey(q lexsig.Query) string {
+	return q.Mode.String() + "\x00" + strconv.FormatBool(q.Phrase) + "\x00" + strings.Join(q.Terms, "\x00")
 }

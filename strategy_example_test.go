@@ -16,14 +16,14 @@ func ExampleURLWords() {
 
 func ExampleStrategies() {
 	for _, s := range relink.Strategies() {
-		fmt.Printf("%s terms=%d archive=%t\n", s.Name(), s.Terms(), s.UsesArchive())
+		fmt.Printf("%s terms=%d archive=%t\n", s.Name(), s.Terms(), s.Needs().Archive)
 	}
 	// Output:
 	// phrase terms=0 archive=false
 	// url-2 terms=2 archive=false
 	// url-4 terms=4 archive=false
 	// url-or-4 terms=4 archive=false
-	// sig-anchor-4-nonav terms=4 archive=false
+	// 1-anchor-10-prefer terms=4 archive=false
 	// anchor+url-4 terms=4 archive=false
 	// cascade terms=4 archive=false
 	// fusion terms=4 archive=false

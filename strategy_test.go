@@ -18,12 +18,12 @@ import (
 // starter" are kept, the other pages are not.
 func clues(t *testing.T) *relink.Clues {
 	t.Helper()
-	f, _ := fakeFinder(t, relink.Config{})
+	f, _ := fakeFinder(t)
 	links, err := backlink.Neighborhood(context.Background(), f.Backlinks, target, 1, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := f.Gather(context.Background(), target, links)
+	ev, err := f.Gather(context.Background(), target, links, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestSimpleStrategies(t *testing.T) {
 		{name: "anchor phrase", strategy: relink.AnchorPhrase{}, want: `"sourdough starter guide"`},
 		// TF-IDF: sourdough 2×ln(200), starter 2×ln(25), feeding ln(50),
 		// guide ln(5) (finder_test.go's DF).
-		{name: "paper signature", strategy: relink.LinkSignature{Radius: backlink.Anchor, Nav: true, Size: 3}, want: "sourdough starter feeding"},
+		{name: "paper signature", strategy: relink.Paper{Size: 3}, want: "sourdough starter feeding"},
 		// The target's path words: sourdough ln(200), starter ln(25),
 		// guides ln(1000/300).
 		{name: "URL words", strategy: relink.URLTerms{Size: 2}, want: "sourdough starter"},
@@ -155,9 +155,9 @@ type fixed struct {
 	uris []string
 }
 
-func (f fixed) Name() string      { return f.name }
-func (f fixed) Terms() int        { return 1 }
-func (f fixed) UsesArchive() bool { return false }
+func (f fixed) Name() string        { return f.name }
+func (f fixed) Terms() int          { return 1 }
+func (f fixed) Needs() relink.Needs { return relink.Needs{} }
 func (f fixed) Find(ctx context.Context, c *relink.Clues, t relink.Tools) (*relink.Outcome, error) {
 	o := &relink.Outcome{Queries: []lexsig.Query{{Terms: []string{f.name}}}}
 	for i, u := range f.uris {
@@ -324,7 +324,7 @@ func TestArchiveStrategies(t *testing.T) {
 			if diff := cmp.Diff(tt.want, a.asked); diff != "" {
 				t.Errorf("%s searched (-want +got):\n%s", tt.strategy.Name(), diff)
 			}
-			if !tt.strategy.UsesArchive() {
+			if !tt.strategy.Needs().Archive {
 				t.Errorf("%s.UsesArchive() = false", tt.strategy.Name())
 			}
 		})
@@ -336,17 +336,17 @@ func TestStrategyNames(t *testing.T) {
 	for _, s := range relink.Strategies() {
 		got = append(got, s.Name())
 	}
-	want := []string{"phrase", "url-2", "url-4", "url-or-4", "sig-anchor-4-nonav", "anchor+url-4", "cascade", "fusion", "rerank", "rerank-fetch", "archive-title", "archive-ls5", "archive-ls7"}
+	want := []string{"phrase", "url-2", "url-4", "url-or-4", "1-anchor-10-prefer", "anchor+url-4", "cascade", "fusion", "rerank", "rerank-fetch", "archive-title", "archive-ls5", "archive-ls7"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Strategies names (-want +got):\n%s", diff)
 	}
-	if relink.Best().Name() != "rerank" || relink.Best().UsesArchive() {
+	if relink.Best().Name() != "rerank" || relink.Best().Needs().Archive {
 		t.Errorf("Best() = %s, want rerank, which needs no archive", relink.Best().Name())
 	}
 }
 
 func TestFinderStrategy(t *testing.T) {
-	f, queries := fakeFinder(t, relink.Config{})
+	f, queries := fakeFinder(t)
 	f.Strategy = relink.AnchorPhrase{}
 	res, err := f.Find(context.Background(), target)
 	if err != nil {
@@ -367,7 +367,7 @@ func TestFinderStrategy(t *testing.T) {
 // TestFinderStrategyQueriesOnce: a query that two parts of a strategy
 // share is sent to the searcher once.
 func TestFinderStrategyQueriesOnce(t *testing.T) {
-	f, queries := fakeFinder(t, relink.Config{})
+	f, queries := fakeFinder(t)
 	f.Strategy = relink.Fusion{Members: []relink.Strategy{relink.AnchorPhrase{}, relink.AnchorPhrase{}}}
 	res, err := f.Find(context.Background(), target)
 	if err != nil {
@@ -385,7 +385,7 @@ func TestFinderStrategyQueriesOnce(t *testing.T) {
 // TestFinderAnchors: a backlink known only from link records (its page
 // cannot be fetched) gives the provider's anchor texts.
 func TestFinderAnchors(t *testing.T) {
-	f, queries := fakeFinder(t, relink.Config{})
+	f, queries := fakeFinder(t)
 	f.Backlinks = backlink.ProviderFunc(func(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
 		return []backlink.Backlink{
 			{URI: "https://crawl.example/only-in-wat", Rank: 1, Level: 1, Anchors: []string{"Sourdough feeding"}},
@@ -409,7 +409,7 @@ func TestFinderAnchors(t *testing.T) {
 // the given backlinks, whose pages are the fake web's and the given
 // pages' bodies (each after filler, so that it passes the filters).
 func cluesFrom(t *testing.T, pages map[string]string) func(links ...backlink.Backlink) *relink.Clues {
-	f, _ := fakeFinder(t, relink.Config{})
+	f, _ := fakeFinder(t)
 	fake := f.Fetcher
 	f.Fetcher = filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
 		if body, ok := pages[uri]; ok {
@@ -420,7 +420,7 @@ func cluesFrom(t *testing.T, pages map[string]string) func(links ...backlink.Bac
 	})
 	return func(links ...backlink.Backlink) *relink.Clues {
 		t.Helper()
-		ev, err := f.Gather(context.Background(), target, links)
+		ev, err := f.Gather(context.Background(), target, links, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -474,12 +474,12 @@ func TestCluesAddresses(t *testing.T) {
 	}
 	// tools' DF: starter ln(25), feeding ln(1000); the address's words
 	// (example, org, guides, sourdough, starter) are left out.
-	if got, want := queryOf(both, relink.LinkSignature{Radius: backlink.Anchor, Size: 3}), "feeding starter"; got != want {
+	if got, want := queryOf(both, relink.Paper{Size: 3, Links: relink.PreferContent}), "feeding starter"; got != want {
 		t.Errorf("content signature searched %q, want %q", got, want)
 	}
 	// Every link counts, the two addresses too: example and org (DF 0,
 	// read as 1) 2×ln(1000) each, sourdough 2×ln(200), starter 3×ln(25).
-	if got, want := queryOf(both, relink.LinkSignature{Radius: backlink.Anchor, Nav: true, Size: 4}), "example org sourdough starter"; got != want {
+	if got, want := queryOf(both, relink.Paper{Size: 4}), "example org sourdough starter"; got != want {
 		t.Errorf("paper's signature searched %q, want %q (every link counts)", got, want)
 	}
 
@@ -487,7 +487,7 @@ func TestCluesAddresses(t *testing.T) {
 	if got := only.Phrases(); len(got) != 0 {
 		t.Errorf("Phrases of an address alone = %v, want none", got)
 	}
-	if got, want := queryOf(only, relink.LinkSignature{Radius: backlink.Anchor, Size: 3}), "example org sourdough"; got != want {
+	if got, want := queryOf(only, relink.Paper{Size: 3, Links: relink.PreferContent}), "example org sourdough"; got != want {
 		t.Errorf("content signature of an address alone searched %q, want %q (its words, as no other link has any)", got, want)
 	}
 }

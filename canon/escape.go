@@ -1,6 +1,9 @@
 package canon
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 const upperHex = "0123456789ABCDEF"
 
@@ -27,9 +30,7 @@ func normalizePercent(s string) string {
 		if isUnreserved(v) {
 			b.WriteByte(v)
 		} else {
-			b.WriteByte('%')
-			b.WriteByte(upperHex[v>>4])
-			b.WriteByte(upperHex[v&15])
+			writeEscape(&b, v)
 		}
 		i += 2
 	}
@@ -75,4 +76,34 @@ func unescapeLoose(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// escapeNonASCII percent-encodes the bytes of s above 0x7F, upper-case hex,
+// and leaves the others alone.
+func escapeNonASCII(s string) string {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2*(len(s)-i))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		if c := s[i]; c < utf8.RuneSelf {
+			b.WriteByte(c)
+		} else {
+			writeEscape(&b, c)
+		}
+	}
+	return b.String()
+}
+
+// writeEscape writes c as %XX with upper-case hex digits.
+func writeEscape(b *strings.Builder, c byte) {
+	b.WriteByte('%')
+	b.WriteByte(upperHex[c>>4])
+	b.WriteByte(upperHex[c&15])
 }

@@ -1,6 +1,7 @@
 package canon_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 
@@ -53,12 +54,58 @@ func ExampleOptions_Canonicalize() {
 	// http://xn--bcher-kva.example/~user/paper/?a=1&b=2
 }
 
+// Under Strict the query's non-ASCII characters are written as escapes, as
+// the path's always are, so a link and its escaped spelling are one key.
+func ExampleStrict() {
+	for _, raw := range []string{
+		"http://example.com/flag?x=⚑",
+		"http://example.com/flag?x=%e2%9a%91#top",
+	} {
+		c, err := canon.Strict().Canonicalize(raw)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(c)
+	}
+	// Output:
+	// http://example.com/flag?x=%E2%9A%91
+	// http://example.com/flag?x=%E2%9A%91
+}
+
+// Under the default rules a Unicode host and its punycode spelling are one
+// key, and so are the spellings of a port.
+func ExampleCanonicalize_hosts() {
+	for _, raw := range []string{
+		"http://Bücher.example/",
+		"http://xn--bcher-kva.example",
+		"http://bücher.example:0080/",
+		"https://例え.jp:08443/a/",
+	} {
+		c, err := canon.Canonicalize(raw)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(c)
+	}
+	_, err := canon.Canonicalize("https://xn--/")
+	fmt.Println(errors.Is(err, canon.ErrInvalidHost))
+	// Output:
+	// http://xn--bcher-kva.example
+	// http://xn--bcher-kva.example
+	// http://xn--bcher-kva.example
+	// https://xn--r8jz45g.jp:8443/a
+	// true
+}
+
 func ExampleSURT() {
 	for _, raw := range []string{
-		"http://www.Example.com/a/b?x=1",
+		"http://www.Example.com/a/b/?x=1",
 		"https://example.com",
-		"http://example.com:8080/A/?b=2&a=1",
+		"http://www2.example.com:8080/A?b=2&a=1",
 		"http://Bücher.example/%7euser/./x/",
+		"http://192.168.0.1/index.html",
+		"http://[2001:DB8::1]/",
+		"http://example.com/view?JSESSIONID=0123456789ABCDEF0123456789ABCDEF&id=7",
 	} {
 		key, err := canon.SURT(raw)
 		if err != nil {
@@ -69,6 +116,9 @@ func ExampleSURT() {
 	// Output:
 	// com,example)/a/b?x=1
 	// com,example)/
-	// com,example:8080)/a/?a=1&b=2
+	// com,example:8080)/a?a=1&b=2
 	// example,xn--bcher-kva)/~user/x
+	// 1,0,168,192)/index.html
+	// 2001:db8::1)/
+	// com,example)/view?id=7
 }

@@ -5,25 +5,31 @@ import (
 	"strings"
 )
 
-// Options selects normalizations beyond the paper's four rules (§3.1 "URI
-// canonicalization"), of the kind web archives apply before they compare or
-// index URIs. The zero value selects none of them: Options{}.Canonicalize is
-// Canonicalize. An Options is a plain value, safe to copy and to use from
-// several goroutines at once.
+// Options selects normalizations beyond the rules of Canonicalize (the
+// paper's four rules, §3.1 "URI canonicalization", with ports as numbers
+// and host names in ASCII), of the kind web archives apply before they
+// compare or index URIs. The zero value selects none of them:
+// Options{}.Canonicalize is Canonicalize. An Options is a plain value, safe
+// to copy and to use from several goroutines at once.
 //
 // The rules run in a fixed order, chosen so that the result is idempotent:
-// scheme and host, then the query (PercentEncoding, SessionIDs, SortQuery,
-// EmptyQuery), then the path (PercentEncoding, SessionIDs, DotSegments) and
-// last the paper's trailing-slash rule, which therefore sees the query as the
-// other rules left it.
+// scheme, host and port (TrailingDot, StripWWW), then the query
+// (PercentEncoding, SessionIDs, SortQuery, EmptyQuery), then the path
+// (PercentEncoding, SessionIDs, DotSegments) and last the paper's
+// trailing-slash rule, which therefore sees the query as the other rules
+// left it. SURT does not use Options: it applies the archives' own rules,
+// which differ in detail (see SURT).
 type Options struct {
 	// PercentEncoding writes the hexadecimal digits of every %XX escape in
 	// the path and query in upper case ("%2f" → "%2F") and decodes the
 	// escapes of unreserved characters A-Z a-z 0-9 - . _ ~ ("%7E" → "~"),
-	// as RFC 3986 §6.2.2.1–2 recommends. A "%" in the query that does not
-	// start an escape (net/url lets "?a=%zz" through) is written %25, its
-	// only valid spelling; without that, "%%341" would decode to "%41" and
-	// then to "A", and the rule would not be idempotent.
+	// as RFC 3986 §6.2.2.1–2 recommends. It also percent-encodes the
+	// query's non-ASCII bytes as UTF-8 escapes, as every rule does in the
+	// path (RFC 3986 §2.1, RFC 3987 §3.1): "?x=⚑" becomes "?x=%E2%9A%91",
+	// the spelling of the same link in ASCII. A "%" in the query that does
+	// not start an escape (net/url lets "?a=%zz" through) is written %25,
+	// its only valid spelling; without that, "%%341" would decode to "%41"
+	// and then to "A", and the rule would not be idempotent.
 	PercentEncoding bool
 
 	// DotSegments removes "." and ".." path segments as RFC 3986 §5.2.4
@@ -32,17 +38,18 @@ type Options struct {
 	// dot segment only when PercentEncoding has decoded it first.
 	DotSegments bool
 
-	// IDNA converts the host name to its lowercase ASCII form, Unicode
-	// labels as punycode ("Bücher.example" → "xn--bcher-kva.example"), by
-	// UTS #46 nontransitional processing as a browser does (golang.org/x/net/idna,
-	// without the STD3 and hyphen checks, so "foo_bar.example" and
-	// "r3---sn-abc.example" pass), and then removes trailing dots
-	// ("example.com." → "example.com"). IP literals in brackets are left
-	// alone, and so is a list of host:port pairs (see Canonicalize). A host
-	// that fails the conversion (an invalid "xn--" label, a bidi violation,
-	// a character outside RFC 3986's reg-name such as "<") makes Canonicalize
-	// return an *Error wrapping ErrInvalidHost; a host that is only dots
-	// becomes empty and gives ErrNotAbsolute.
+	// TrailingDot removes the dots that end the host name
+	// ("example.com." → "example.com"), which DNS resolves as the same
+	// name (RFC 1034 §3.1) but the paper's rules keep. A host that is only
+	// dots becomes empty and gives ErrNotAbsolute. IP literals and lists of
+	// host:port pairs (see Canonicalize) are left alone.
+	TrailingDot bool
+
+	// IDNA selects TrailingDot.
+	//
+	// Deprecated: since Rules 2 every Options writes host names in ASCII,
+	// Unicode labels as punycode (see Canonicalize); what IDNA added beyond
+	// that, removing trailing dots, is TrailingDot.
 	IDNA bool
 
 	// EmptyQuery removes a "?" with nothing after it ("/a?" → "/a").
@@ -66,25 +73,25 @@ type Options struct {
 	// key, percent-decoded and lowercased, is one of jsessionid, phpsessid,
 	// sid, sessionid, cfid or cftoken, or starts with aspsessionid (classic
 	// ASP adds a suffix, as in ASPSESSIONIDQACTDBSR). In the path, a
-	// ";jsessionid=..." parameter of any segment is removed ("/a;jsessionid=ABC"
-	// → "/a"). A query that loses all its parameters loses its "?" as well.
+	// ";jsessionid=..." parameter of any segment is removed
+	// ("/a;jsessionid=ABC" → "/a"). A query that loses all its parameters
+	// loses its "?" as well.
 	// "sid" is also used by some sites for things other than sessions.
 	SessionIDs bool
 }
 
 // Strict returns the options web archives commonly apply and that keep the
-// resource a URI names: PercentEncoding, DotSegments, IDNA and EmptyQuery.
-// StripWWW, SortQuery and SessionIDs are off because each may turn the URI of
-// one resource into that of another.
+// resource a URI names: PercentEncoding, DotSegments, TrailingDot and
+// EmptyQuery. StripWWW, SortQuery and SessionIDs are off because each may
+// turn the URI of one resource into that of another.
 func Strict() Options {
-	return Options{PercentEncoding: true, DotSegments: true, IDNA: true, EmptyQuery: true}
+	return Options{PercentEncoding: true, DotSegments: true, TrailingDot: true, EmptyQuery: true}
 }
 
-// Canonicalize applies the paper's rules (see the package function
-// Canonicalize) and then the rules o selects, and returns the resulting URI.
+// Canonicalize applies Canonicalize's rules (see the package function)
+// and then the rules o selects, and returns the resulting URI.
 // The result is idempotent: canonicalizing it again with the same o returns
-// it unchanged. Errors are those of Canonicalize, plus an *Error wrapping
-// ErrInvalidHost when o.IDNA is set and the host does not convert.
+// it unchanged. Errors are those of Canonicalize.
 func (o Options) Canonicalize(raw string) (string, error) {
 	u, err := o.canonicalURL(raw)
 	if err != nil {
@@ -103,7 +110,6 @@ func (o Options) canonicalURL(raw string) (*url.URL, error) {
 	if err := o.host(u); err != nil {
 		return nil, &Error{URI: raw, Err: err}
 	}
-	u.Fragment, u.RawFragment = "", ""
 
 	// net/url sets ForceQuery only for a bare "?", so a query whose
 	// parameters the rules all removed loses its "?" without more ado.
@@ -127,7 +133,7 @@ func (o Options) canonicalURL(raw string) (*url.URL, error) {
 func (o Options) query(q string) string {
 	q = strings.ReplaceAll(q, " ", "%20")
 	if o.PercentEncoding {
-		q = normalizePercent(q)
+		q = escapeNonASCII(normalizePercent(q))
 	}
 	if o.SessionIDs {
 		q = dropSessionParams(q)

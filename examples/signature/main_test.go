@@ -3,64 +3,43 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/linkrot/relink/backlink"
 )
 
-var fixturePages = []string{
-	"testdata/bakery-blog.html=https://blog.example.net/2024/weekend-baking.html",
-	"testdata/forum-thread.html=https://example.org/t/help.html",
-	"testdata/recipe-index.html=https://example.org/recipes/",
-}
-
-func TestRunJSON(t *testing.T) {
-	args := append([]string{"-target", "https://example.org/guides/sourdough-starter.html", "-json"}, fixturePages...)
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("run: %v (stderr %q)", err, stderr.String())
+// TestRun draws the anchor words of three saved pages' links to a guide
+// (§3.2 "Radius") and ranks them: "making" is on one page of three, the
+// rarest, and leads the query.
+func TestRun(t *testing.T) {
+	pages := []string{
+		"testdata/bakery-blog.html=https://blog.example.net/2024/weekend-baking.html",
+		"testdata/forum-thread.html=https://example.org/t/help.html",
+		"testdata/recipe-index.html=https://example.org/recipes/",
 	}
-	var got output
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-		t.Fatalf("output is not JSON: %v\n%s", err, stdout.String())
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, "https://example.org/guides/sourdough-starter.html", backlink.Anchor, 4, pages); err != nil {
+		t.Fatal(err)
 	}
-	// Anchor words of the links to the target (§3.2 "Radius"), stop words
-	// dropped: "sourdough starter feeding guide", "starter feeding
-	// schedule", "sourdough starter guide", "making a sourdough starter".
-	wantPages := []outputPage{
-		{URI: "https://blog.example.net/2024/weekend-baking.html", Words: 4},
-		{URI: "https://example.org/t/help.html", Words: 6},
-		{URI: "https://example.org/recipes/", Words: 4},
-	}
-	if diff := cmp.Diff(wantPages, got.Pages); diff != "" {
-		t.Errorf("pages (-want +got):\n%s", diff)
-	}
-	if got.Query != "making feeding guide schedule" {
-		t.Errorf("query = %q, want %q", got.Query, "making feeding guide schedule")
-	}
-	if len(got.Signature) != 4 || got.Signature[0].Term != "making" || got.Signature[0].DF != 1 {
-		t.Errorf("signature = %+v, want 4 terms led by making (df 1)", got.Signature)
+	got := out.String()
+	for _, want := range []string{
+		`https://example.org/t/help.html: ["starter" "feeding" "schedule"`,
+		"making       tf 1  df 1",
+		"query: making feeding guide schedule\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
 	}
 }
 
+// TestRunErrors checks that a page without its URI, or a file that is not
+// there, is an error.
 func TestRunErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-	}{
-		{"no target", []string{"testdata/bakery-blog.html"}},
-		{"no pages", []string{"-target", "https://example.org/x"}},
-		{"bad radius", []string{"-target", "https://example.org/x", "-radius", "wide", "testdata/bakery-blog.html"}},
-		{"missing file", []string{"-target", "https://example.org/x", "testdata/nope.html"}},
-		{"relative target", []string{"-target", "/guides/x.html", "testdata/bakery-blog.html"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			if err := run(context.Background(), tt.args, &stdout, &stderr); err == nil {
-				t.Errorf("run(%q) = nil error, want an error", tt.args)
-			}
-		})
+	for _, pages := range [][]string{{"testdata/bakery-blog.html"}, {"testdata/nope.html=https://example.org/"}} {
+		if err := run(context.Background(), &bytes.Buffer{}, "https://example.org/x", backlink.Anchor, 4, pages); err == nil {
+			t.Errorf("run(%q) = nil error, want an error", pages)
+		}
 	}
 }

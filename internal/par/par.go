@@ -5,6 +5,7 @@ package par
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -19,6 +20,9 @@ import (
 // cancelled and must not write anything the caller reads after Do returns
 // with an error. Results are the caller's to collect, by index, so their
 // order never depends on which call finishes first.
+//
+// A panic of fn stops the work as an error would and is raised again in
+// the goroutine that called Do, where the caller's recover can catch it.
 func Do(ctx context.Context, n, limit int, fn func(ctx context.Context, i int) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -41,7 +45,7 @@ func Do(ctx context.Context, n, limit int, fn func(ctx context.Context, i int) e
 				if i >= n {
 					return
 				}
-				if err := fn(cctx, i); err != nil {
+				if err := call(fn, cctx, i); err != nil {
 					failOnce.Do(func() { failure = err })
 					cancel()
 					return
@@ -59,8 +63,26 @@ func Do(ctx context.Context, n, limit int, fn func(ctx context.Context, i int) e
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	if p, ok := failure.(*panicked); ok {
+		panic(p.value) // in the caller's goroutine, where it can be recovered
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return failure
+}
+
+// panicked carries a panic of fn to the caller's goroutine.
+type panicked struct{ value any }
+
+func (p *panicked) Error() string { return fmt.Sprintf("par: panic: %v", p.value) }
+
+// call calls fn, turning a panic into a *panicked error.
+func call(fn func(ctx context.Context, i int) error, ctx context.Context, i int) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicked{v}
+		}
+	}()
+	return fn(ctx, i)
 }

@@ -92,3 +92,20 @@ func ExampleDo() {
 	fmt.Println(squares, err)
 	// Output: [0 1 4 9 16] <nil>
 }
+
+// A panic in a worker reaches the caller's goroutine, where recover sees it
+// (a panic left in the worker would end the process).
+func TestDoPanic(t *testing.T) {
+	defer func() {
+		if v := recover(); v != "boom" {
+			t.Fatalf("recovered %v, want boom", v)
+		}
+	}()
+	_ = par.Do(context.Background(), 10, 3, func(ctx context.Context, i int) error {
+		if i == 4 {
+			panic("boom")
+		}
+		return nil
+	})
+	t.Fatal("Do returned instead of panicking")
+}

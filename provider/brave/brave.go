@@ -4,11 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/time/rate"
 
@@ -67,11 +63,18 @@ type Options struct {
 	// MaxBackoff; zero means 1 s and 30 s.
 	Backoff    time.Duration
 	MaxBackoff time.Duration
-	// MaxWait caps a Retry-After wait that is honoured; a longer one ends
-	// the search with ErrRateLimited at once. Zero means 1 min.
+	// MaxWait caps a wait Brave asks for (Retry-After, or the
+	// X-RateLimit-Reset of the spent window) that is honoured; a longer
+	// one, such as the month's quota spent, ends the search with
+	// ErrRateLimited at once. Zero means 1 min.
 	MaxWait time.Duration
 	// Timeout bounds one request; zero means 30 s.
 	Timeout time.Duration
+	// CrossHostRedirects lets an answer redirect to another host than
+	// BaseURL's; off, such an answer is an error wrapping
+	// ErrRedirectRefused and nothing is sent there. Even on, the
+	// KeyHeader is not sent to the other host.
+	CrossHostRedirects bool
 }
 
 // Format prints o with its Key redacted, whatever the verb.
@@ -86,9 +89,7 @@ func (o Options) Format(f fmt.State, verb rune) {
 // Client searches with the Brave Search API. It is safe for concurrent use;
 // its requests share one rate limit.
 type Client struct {
-	api  *apiclient.Client
-	base *url.URL
-	key  string
+	s *apiclient.Searcher[response]
 }
 
 var _ lexsig.Searcher = (*Client)(nil)
@@ -104,105 +105,33 @@ func New(o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := o.Rate
-	if r <= 0 {
-		r = DefaultRate
-	}
-	return &Client{
-		api: &apiclient.Client{
-			Service:    "brave",
-			HTTP:       o.HTTP,
-			UserAgent:  o.UserAgent,
-			Rate:       r,
-			Burst:      o.Burst,
-			Attempts:   o.Attempts,
-			Backoff:    o.Backoff,
-			MaxBackoff: o.MaxBackoff,
-			MaxWait:    o.MaxWait,
-			Timeout:    o.Timeout,
-			Secrets:    []string{KeyHeader},
-			Redact:     []string{o.Key},
-		},
-		base: base,
-		key:  o.Key,
-	}, nil
+	api := &apiclient.Client{HTTP: o.HTTP, UserAgent: o.UserAgent, Rate: o.Rate, Burst: o.Burst, Attempts: o.Attempts, Backoff: o.Backoff, MaxBackoff: o.MaxBackoff, MaxWait: o.MaxWait, Timeout: o.Timeout, CrossHostRedirects: o.CrossHostRedirects}
+	return &Client{s: apiclient.NewSearcher(engine, base, o.Key, api)}, nil
 }
 
 // String names the Client and its endpoint, never its key.
-func (c *Client) String() string { return "brave.Client{" + c.base.Redacted() + "}" }
+func (c *Client) String() string { return c.s.String() }
 
 // Format prints the Client as String does, whatever the verb.
-func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
+func (c *Client) Format(f fmt.State, verb rune) { c.s.Format(f, verb) }
 
 // CloseIdleConnections closes the connections kept open for later requests.
-func (c *Client) CloseIdleConnections() { c.api.CloseIdleConnections() }
-
-// response is the part of Brave's web search answer a Client reads.
-type response struct {
-	Query struct {
-		MoreResultsAvailable *bool `json:"more_results_available"`
-	} `json:"query"`
-	Web struct {
-		Results []struct {
-			URL         string `json:"url"`
-			Title       string `json:"title"`
-			Description string `json:"description"`
-		} `json:"results"`
-	} `json:"web"`
-}
+func (c *Client) CloseIdleConnections() { c.s.CloseIdleConnections() }
 
 // Search returns at most limit results for query, in Brave's order, rank 1
 // first; a limit that is not positive or above MaxResults means MaxResults.
 // It asks for pages of min(limit, MaxCount) results until it has limit
-// distinct URLs, a page comes back empty, Brave says there are no more, or
-// the offset would pass MaxOffset. A query without terms, or that matches
-// nothing, returns an empty slice and a nil error; a query over Brave's
-// length limits returns ErrUnsupportedQuery without a request. Results
-// carry URI and Title; Brave reports no score.
+// distinct URLs, a page brings no new URL, Brave says there are no more,
+// or the offset would pass MaxOffset. A query without terms, or that
+// matches nothing, returns an empty slice and a nil error; a query over
+// Brave's length limits returns ErrUnsupportedQuery without a request.
+// Results carry URI and Title; Brave reports no score. A result whose URL
+// is not an absolute http or https URL, or is longer than 4,096 bytes, is
+// dropped.
 //
 // A failed request ends the search with an *Error that names the request
 // (its URL holds the query, never the key) and wraps the cause (see the
 // Err variables); the results of earlier pages are then not returned.
 func (c *Client) Search(ctx context.Context, query lexsig.Query, limit int) ([]lexsig.Result, error) {
-	if limit <= 0 || limit > MaxResults {
-		limit = MaxResults
-	}
-	q := query.String()
-	results := []lexsig.Result{}
-	if strings.TrimSpace(q) == "" {
-		return results, nil
-	}
-	if utf8.RuneCountInString(q) > MaxQueryLen || len(strings.Fields(q)) > MaxQueryWords {
-		return nil, fmt.Errorf("brave: search %q: %w: more than %d characters or %d words", q, ErrUnsupportedQuery, MaxQueryLen, MaxQueryWords)
-	}
-	count := min(limit, MaxCount)
-	seen := make(map[string]bool)
-	for offset := 0; offset <= MaxOffset && len(results) < limit; offset++ {
-		var page response
-		if err := c.api.GetJSON(ctx, c.request(q, count, offset), &page); err != nil {
-			return nil, err // an *Error that names the service and the query
-		}
-		for _, r := range page.Web.Results {
-			if r.URL == "" || seen[r.URL] || len(results) == limit {
-				continue
-			}
-			seen[r.URL] = true
-			results = append(results, lexsig.Result{Rank: len(results) + 1, URI: r.URL, Title: r.Title})
-		}
-		more := page.Query.MoreResultsAvailable
-		if len(page.Web.Results) == 0 || (more != nil && !*more) {
-			break
-		}
-	}
-	return results, nil
-}
-
-// request returns the GET for one page.
-func (c *Client) request(q string, count, offset int) *http.Request {
-	params := url.Values{
-		"q":      {q},
-		"count":  {strconv.Itoa(count)},
-		"offset": {strconv.Itoa(offset)},
-	}
-	return apiclient.NewGet(c.base, params, http.Header{KeyHeader: {c.key}})
+	return c.s.Search(ctx, query, limit)
 }

@@ -8,9 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -86,7 +86,14 @@ func newFast(cfg apitest.Config) (*brave.Client, error) {
 		Backoff:    time.Millisecond,
 		MaxBackoff: time.Millisecond,
 		Timeout:    cfg.Timeout,
+
+		CrossHostRedirects: cfg.CrossHostRedirects,
 	})
+}
+
+// newBase returns a client for tests of one attempt at baseURL.
+func newBase(baseURL string) (lexsig.Searcher, error) {
+	return newFast(apitest.Config{BaseURL: baseURL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
 }
 
 func TestShared(t *testing.T) {
@@ -102,73 +109,27 @@ func TestShared(t *testing.T) {
 // TestDocumentedResponse reads an answer written in the format of Brave's
 // documentation, with the fields a Client ignores.
 func TestDocumentedResponse(t *testing.T) {
-	body, err := os.ReadFile("testdata/web_search.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("offset") != "0" {
-			t.Errorf("request for offset %q, want only offset 0", r.URL.Query().Get("offset"))
-		}
-		w.Write(body)
-	}))
-	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := lexsig.NewQuery([]string{"rediscover", "missing"}, lexsig.Conjunctive)
-	got, err := c.Search(context.Background(), q, 2)
-	if err != nil {
-		t.Fatalf("Search(%q) = %v", q, err)
-	}
-	want := []lexsig.Result{
+	apitest.Documented(t, "testdata/web_search.json", newBase, lexsig.NewQuery([]string{"rediscover", "missing"}, lexsig.Conjunctive), 2, []lexsig.Result{
 		{Rank: 1, URI: "https://example.org/papers/jcdl2011-link-neighborhood.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures"},
 		{Rank: 2, URI: "https://example.com/wiki/Lexical_signature", Title: "Lexical signature - Wikipedia-like overview"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
-	}
+	})
 }
 
+// TestRequest checks count and offset (in pages) of each request, and
+// that query parameters of the base URL are kept.
 func TestRequest(t *testing.T) {
-	tests := []struct {
-		name    string
-		query   lexsig.Query
-		limit   int
-		wantQ   string
-		wantReq []string // count/offset of each request
-	}{
-		{"conjunctive", lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), 5, "jcdl signature backlink", []string{"5/0"}},
-		{"disjunctive", lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive), 20, "jcdl OR signature", []string{"20/0"}},
-		{"phrase", lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, 45, `"link neighborhood"`, []string{"20/0", "20/1", "20/2"}},
-		{"limit 0 means the most", lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 0, "x", []string{"20/0", "20/1", "20/2", "20/3", "20/4", "20/5", "20/6", "20/7", "20/8", "20/9"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			corpus := apitest.Corpus(1000)
-			inner := fake(corpus, apitest.Key)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if q := r.URL.Query().Get("q"); q != tt.wantQ {
-					t.Errorf("q = %q, want %q", q, tt.wantQ)
-				}
-				got = append(got, r.URL.Query().Get("count")+"/"+r.URL.Query().Get("offset"))
-				inner.ServeHTTP(w, r)
-			}))
-			defer srv.Close()
-			c, err := newFast(apitest.Config{BaseURL: srv.URL + "/res/v1/web/search?country=gb", Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Search(context.Background(), tt.query, tt.limit); err != nil {
-				t.Fatalf("Search(%q, %d) = %v", tt.query, tt.limit, err)
-			}
-			if diff := cmp.Diff(tt.wantReq, got); diff != "" {
-				t.Errorf("requests count/offset (-want +got):\n%s", diff)
-			}
-		})
-	}
+	apitest.Requests(t, "q", []apitest.Paging{
+		{Name: "conjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), Limit: 5, Q: "jcdl signature backlink", Want: []string{"5/0 gb"}},
+		{Name: "disjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive), Limit: 20, Q: "jcdl OR signature", Want: []string{"20/0 gb"}},
+		{Name: "phrase", Query: lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, Limit: 45, Q: `"link neighborhood"`, Want: []string{"20/0 gb", "20/1 gb", "20/2 gb"}},
+		{Name: "limit 0 means the most", Query: lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), Limit: 0, Q: "x",
+			Want: []string{"20/0 gb", "20/1 gb", "20/2 gb", "20/3 gb", "20/4 gb", "20/5 gb", "20/6 gb", "20/7 gb", "20/8 gb", "20/9 gb"}},
+	}, fake(apitest.Corpus(1000), apitest.Key), func(base string) (lexsig.Searcher, error) {
+		return newBase(base + "/res/v1/web/search?country=gb")
+	}, func(r *http.Request) string {
+		p := r.URL.Query()
+		return p.Get("count") + "/" + p.Get("offset") + " " + p.Get("country")
+	})
 }
 
 func TestOverlappingPagesAreDeduplicated(t *testing.T) {
@@ -273,4 +234,59 @@ func TestErrorNamesRequestNotKey(t *testing.T) {
 		t.Errorf("Error.URL = %q, want the query in it", e.URL)
 	}
 	apitest.CheckNoKey(t, err)
+}
+
+// TestWait checks how long a refused request waits: Brave sends
+// X-RateLimit-Reset (seconds until each window of X-RateLimit-Policy
+// resets) rather than Retry-After.
+func TestWait(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name   string
+		header http.Header
+		want   time.Duration
+		wantOK bool
+	}{
+		{"nothing", http.Header{}, 0, false},
+		{"second spent", http.Header{"X-Ratelimit-Reset": {"1, 1419704"}, "X-Ratelimit-Remaining": {"0, 1000"}}, time.Second, true},
+		{"month spent", http.Header{"X-Ratelimit-Reset": {"1, 1419704"}, "X-Ratelimit-Remaining": {"1, 0"}}, 1419704 * time.Second, true},
+		{"none known spent: the soonest", http.Header{"X-Ratelimit-Reset": {"7, 30"}}, 7 * time.Second, true},
+		{"Retry-After first", http.Header{"Retry-After": {"3"}, "X-Ratelimit-Reset": {"1, 1419704"}}, 3 * time.Second, true},
+		{"unreadable", http.Header{"X-Ratelimit-Reset": {"soon"}}, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := brave.Wait(tt.header, at)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("Wait(%v) = %v, %v, want %v, %v", tt.header, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+// TestMonthlyQuotaSpent checks that a 429 whose X-RateLimit-Reset says
+// the month's quota is spent ends the search at once, naming the wait.
+func TestMonthlyQuotaSpent(t *testing.T) {
+	var count atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		count.Add(1)
+		w.Header().Set("X-RateLimit-Limit", "1, 2000")
+		w.Header().Set("X-RateLimit-Remaining", "1, 0")
+		w.Header().Set("X-RateLimit-Reset", "1, 1419704")
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprint(w, `{"type":"ErrorResponse","error":{"status":429,"code":"RATE_LIMITED","detail":"Request rate limit exceeded for plan."}}`)
+	}))
+	defer srv.Close()
+	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 5, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
+	var se *brave.StatusError
+	if !errors.Is(err, brave.ErrRateLimited) || !errors.As(err, &se) || se.RetryAfter != 1419704*time.Second {
+		t.Errorf("Search() = %v, want ErrRateLimited with RetryAfter 1419704s", err)
+	}
+	if n := count.Load(); n != 1 {
+		t.Errorf("Search() made %d requests, want 1", n)
+	}
 }

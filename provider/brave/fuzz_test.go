@@ -1,7 +1,6 @@
 package brave_test
 
 import (
-	"os"
 	"testing"
 
 	"golang.org/x/time/rate"
@@ -14,11 +13,14 @@ import (
 // FuzzSearch serves any bytes as the answer and checks that Search fails
 // cleanly or returns well-ranked results.
 func FuzzSearch(f *testing.F) {
-	seed, err := os.ReadFile("testdata/web_search.json")
-	if err != nil {
-		f.Fatal(err)
-	}
-	apitest.Fuzz(f, [][]byte{seed}, func(base string) (lexsig.Searcher, error) {
+	apitest.Fuzz(f, []string{"testdata/web_search.json"}, func(base string) (lexsig.Searcher, error) {
 		return brave.New(brave.Options{Key: apitest.Key, BaseURL: base, Rate: rate.Inf, Attempts: 1})
 	})
+}
+
+// FuzzDecode feeds any bytes to the decoding of brave's answers.
+func FuzzDecode(f *testing.F) {
+	apitest.FuzzDecode(f, brave.Decode, []string{"testdata/web_search.json"},
+		`{"type":"search","query":{"original":"x","more_results_available":false}}`,
+		`{"type":"ErrorResponse","error":{"status":422,"code":"VALIDATION"}}`)
 }

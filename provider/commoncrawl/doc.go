@@ -56,8 +56,11 @@
 // not parse or is not an envelope, invalid UTF-8, a block larger than
 // Options.MaxRecordBytes, a page URI that is missing or not http(s)).
 // SkipError.Malformed tells the two kinds apart. A malformed record is
-// never an error of the Reader; only a WARC stream that cannot be read on
-// (a truncated gzip member, a broken record header) ends it with an error.
+// never an error of the Reader, and neither is a corrupt gzip member or a
+// broken record header when records follow it: the Reader reports it and
+// goes on at the next gzip member that starts a record. Only a WARC stream
+// that cannot be read on to its end (a file cut inside its last member)
+// ends it with an error.
 //
 // # What the caller must do
 //

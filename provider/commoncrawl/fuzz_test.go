@@ -1,7 +1,9 @@
 package commoncrawl_test
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"unicode"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/warc"
 )
 
 // reasons are the reasons Parse may give.
@@ -75,4 +78,73 @@ func checkText(t *testing.T, what, s string, max int) {
 // isHTTP reports whether u is an http or https URI.
 func isHTTP(u string) bool {
 	return strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")
+}
+
+// FuzzReader reads any bytes as a WAT file and checks that Next never
+// panics or loops, that every error is io.EOF, a *SkipError with
+// ReasonBadRecord (which ends the file and comes back on every later call)
+// or nothing else, that pages come out in record order, and that Stats
+// counts what was returned and reported. Memory stays bounded by
+// MaxRecordBytes, set low here.
+func FuzzReader(f *testing.F) {
+	// Small seeds in the layout of Common Crawl's envelopes, one gzip
+	// member per record: the fuzzer minimizes every new input, which
+	// takes long for inputs of kilobytes.
+	const env = `{"Envelope":{"WARC-Header-Metadata":{"WARC-Type":"response","WARC-Target-URI":"http://a.example/"},` +
+		`"Payload-Metadata":{"HTTP-Response-Metadata":{"Response-Message":{"Status":"200"},` +
+		`"HTML-Metadata":{"Head":{"Base":"/b/"},"Links":[{"path":"A@/href","url":"x","text":"x"},{"path":"IMG@/src","url":"i.png"}]}}}}}`
+	w := &watFile{t: f}
+	w.w = warc.NewWriter(&w.buf, true)
+	w.meta("http://a.example/", env)
+	w.meta("http://a.example/", request("http://a.example/"))
+	good := w.bytes()
+	f.Add(good)
+	f.Add(good[:len(good)-7])
+	broken := bytes.Clone(good)
+	copy(broken[30:], "garbage")
+	f.Add(broken)
+	f.Add([]byte("WARC/1.1\r\nWARC-Type: metadata\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}\r\n\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var reported int
+		r, err := commoncrawl.NewReader(bytes.NewReader(data), &commoncrawl.Options{
+			MaxRecordBytes: 4096,
+			OnSkip:         func(*commoncrawl.SkipError) { reported++ },
+		})
+		if err != nil {
+			t.Fatalf("NewReader: %v", err)
+		}
+		pages, last := 0, -1
+		for steps := 0; ; steps++ {
+			if steps > len(data)+2 {
+				t.Fatalf("more than %d calls of Next on %d bytes", steps, len(data))
+			}
+			p, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				var se *commoncrawl.SkipError
+				if !errors.As(err, &se) || se.Reason != commoncrawl.ReasonBadRecord {
+					t.Fatalf("Next: %v, want io.EOF or a *SkipError with ReasonBadRecord", err)
+				}
+				if _, again := r.Next(); again != err {
+					t.Fatalf("Next after %v = %v, want the same error", err, again)
+				}
+				break
+			}
+			if p.Record <= last || p.Offset < 0 || p.Offset >= int64(len(data)) {
+				t.Fatalf("page record %d at offset %d after record %d, in %d bytes", p.Record, p.Offset, last, len(data))
+			}
+			last = p.Record
+			pages++
+		}
+		st := r.Stats()
+		skipped := 0
+		for _, n := range st.Skipped {
+			skipped += n
+		}
+		if st.Pages != pages || skipped != reported {
+			t.Fatalf("Stats = %+v, but %d pages returned and %d skips reported", st, pages, reported)
+		}
+	})
 }

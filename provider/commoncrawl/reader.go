@@ -105,11 +105,15 @@ func NewReader(r io.Reader, opts *Options) (*Reader, error) {
 // Next returns the next page of the file, passing over (and counting) the
 // records that give none. At the end of the input it returns io.EOF.
 //
-// A malformed record is skipped, never returned as an error. Only a WARC
-// stream that cannot be read on ends the file early: Next then returns a
-// *SkipError with ReasonBadRecord (wrapping the *warc.FormatError, which
-// wraps warc.ErrTruncated for a file cut short) and returns it again on
-// every later call. An error of r itself is returned wrapped.
+// A malformed record is skipped, never returned as an error. So is a
+// stretch of the WARC stream that cannot be read (a corrupt gzip member, a
+// record whose Content-Length is wrong): it is counted and reported with
+// ReasonBadRecord and its offset (the *SkipError wraps the
+// *warc.FormatError), and Next goes on at the next record it can find
+// (warc.Reader.Resync). Only when no record follows (a file cut short, or
+// garbage to its end) does Next return that *SkipError, wrapping
+// warc.ErrTruncated for a cut file, and it returns it again on every later
+// call. An error of r itself is returned wrapped.
 func (r *Reader) Next() (*Page, error) {
 	if r.err != nil {
 		return nil, r.err
@@ -128,7 +132,10 @@ func (r *Reader) Next() (*Page, error) {
 				r.err = fmt.Errorf("commoncrawl: %w", err)
 				return nil, r.err
 			}
-			return nil, r.fail(&SkipError{Record: i, Offset: fe.Offset, Reason: ReasonBadRecord, Err: err})
+			if err := r.broken(&SkipError{Record: i, Offset: fe.Offset, Reason: ReasonBadRecord, Err: err}); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		r.stats.Records++
 		if i < r.opts.From {
@@ -139,7 +146,10 @@ func (r *Reader) Next() (*Page, error) {
 			se := err.(*SkipError)
 			se.Record, se.Offset = i, rec.Offset
 			if se.Reason == ReasonBadRecord {
-				return nil, r.fail(se)
+				if err := r.broken(se); err != nil {
+					return nil, err
+				}
+				continue
 			}
 			r.skip(se)
 			continue
@@ -193,11 +203,22 @@ func (r *Reader) skip(se *SkipError) {
 	}
 }
 
-// fail counts and reports se, which ends the stream, and returns it.
-func (r *Reader) fail(se *SkipError) error {
+// broken counts and reports se, a stretch of the WARC stream that could
+// not be read, and moves the WARC reader on to the next record it can find
+// (warc.Reader.Resync). When none follows it returns se, which then ends the
+// stream; when the input itself fails it returns that error.
+func (r *Reader) broken(se *SkipError) error {
 	r.skip(se)
-	r.err = se
-	return se
+	_, err := r.wr.Resync()
+	switch {
+	case err == nil:
+		return nil
+	case err == io.EOF:
+		r.err = se
+	default:
+		r.err = fmt.Errorf("commoncrawl: %w", err)
+	}
+	return r.err
 }
 
 // Stats returns the counts so far. The maps are copies.

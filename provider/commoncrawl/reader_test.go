@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/linkrot/relink/provider/commoncrawl"
 	"github.com/linkrot/relink/provider/warc"
@@ -287,4 +289,49 @@ func TestWriterRoundTrip(t *testing.T) {
 	if err := w.WritePage(&commoncrawl.Page{URI: "http://x.example/\nbad"}); err == nil {
 		t.Error("WritePage of a URI with a newline: no error")
 	}
+}
+
+// TestReaderCorruptMember corrupts the gzip member of one page in the
+// middle of the file: that record is reported with ReasonBadRecord at its
+// member's offset, and the pages after it still come out (issue 12: the
+// rest of a file after a corrupt member was lost).
+func TestReaderCorruptMember(t *testing.T) {
+	fx := newFixture(t)
+	require.GreaterOrEqual(t, len(fx.pages), 2)
+	first := fx.pages[0]
+	data := bytes.Clone(fx.data)
+	copy(data[first.Offset+20:], "garbage garbage garbage")
+
+	var bad []*commoncrawl.SkipError
+	r, err := commoncrawl.NewReader(bytes.NewReader(data), &commoncrawl.Options{
+		MaxRecordBytes: 4096,
+		OnSkip: func(se *commoncrawl.SkipError) {
+			if se.Reason == commoncrawl.ReasonBadRecord {
+				bad = append(bad, se)
+			}
+		},
+	})
+	require.NoError(t, err)
+	var got []string
+	for {
+		p, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		got = append(got, p.URI)
+	}
+	var want []string
+	for _, p := range fx.pages[1:] {
+		want = append(want, p.URI)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pages after the corrupt member (-want +got):\n%s", diff)
+	}
+	require.Len(t, bad, 1)
+	assert.Equal(t, first.Offset, bad[0].Offset)
+	assert.Equal(t, first.Record, bad[0].Record)
+	var fe *warc.FormatError
+	assert.ErrorAs(t, bad[0], &fe)
+	assert.Equal(t, 1, r.Stats().Skipped[commoncrawl.ReasonBadRecord])
 }

@@ -1,7 +1,6 @@
 package google_test
 
 import (
-	"os"
 	"testing"
 
 	"golang.org/x/time/rate"
@@ -14,11 +13,14 @@ import (
 // FuzzSearch serves any bytes as the answer and checks that Search fails
 // cleanly or returns well-ranked results.
 func FuzzSearch(f *testing.F) {
-	seed, err := os.ReadFile("testdata/search.json")
-	if err != nil {
-		f.Fatal(err)
-	}
-	apitest.Fuzz(f, [][]byte{seed}, func(base string) (lexsig.Searcher, error) {
+	apitest.Fuzz(f, []string{"testdata/search.json"}, func(base string) (lexsig.Searcher, error) {
 		return google.New(google.Options{Key: apitest.Key, CX: testCX, BaseURL: base, Rate: rate.Inf, Attempts: 1})
 	})
+}
+
+// FuzzDecode feeds any bytes to the decoding of google's answers.
+func FuzzDecode(f *testing.F) {
+	apitest.FuzzDecode(f, google.Decode, []string{"testdata/search.json"},
+		`{"kind":"customsearch#search","searchInformation":{"totalResults":"0"}}`,
+		`{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED"}}`)
 }

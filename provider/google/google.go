@@ -2,12 +2,8 @@ package google
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -71,6 +67,12 @@ type Options struct {
 	MaxWait time.Duration
 	// Timeout bounds one request; zero means 30 s.
 	Timeout time.Duration
+	// CrossHostRedirects lets an answer redirect to another host than
+	// BaseURL's; off, such an answer is an error wrapping
+	// ErrRedirectRefused and nothing is sent there. Even on, the key is
+	// not sent to the other host (and no request carries a Referer, which
+	// would name the key).
+	CrossHostRedirects bool
 }
 
 // Format prints o with its Key redacted, whatever the verb.
@@ -85,10 +87,7 @@ func (o Options) Format(f fmt.State, verb rune) {
 // Client searches with the Custom Search JSON API. It is safe for
 // concurrent use; its requests share one rate limit.
 type Client struct {
-	api  *apiclient.Client
-	base *url.URL
-	key  string
-	cx   string
+	s *apiclient.Searcher[response]
 }
 
 var _ lexsig.Searcher = (*Client)(nil)
@@ -107,63 +106,27 @@ func New(o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := o.Rate
-	if r <= 0 {
-		r = DefaultRate
-	}
-	return &Client{
-		api: &apiclient.Client{
-			Service:    "google",
-			HTTP:       o.HTTP,
-			UserAgent:  o.UserAgent,
-			Rate:       r,
-			Burst:      o.Burst,
-			Attempts:   o.Attempts,
-			Backoff:    o.Backoff,
-			MaxBackoff: o.MaxBackoff,
-			MaxWait:    o.MaxWait,
-			Timeout:    o.Timeout,
-			Secrets:    []string{KeyParam},
-			Redact:     []string{o.Key},
-		},
-		base: base,
-		key:  o.Key,
-		cx:   o.CX,
-	}, nil
+	api := &apiclient.Client{HTTP: o.HTTP, UserAgent: o.UserAgent, Rate: o.Rate, Burst: o.Burst, Attempts: o.Attempts, Backoff: o.Backoff, MaxBackoff: o.MaxBackoff, MaxWait: o.MaxWait, Timeout: o.Timeout, CrossHostRedirects: o.CrossHostRedirects}
+	return &Client{s: apiclient.NewSearcher(engine(o.CX), base, o.Key, api)}, nil
 }
 
 // String names the Client and its endpoint, never its key.
-func (c *Client) String() string { return "google.Client{" + c.base.Redacted() + "}" }
+func (c *Client) String() string { return c.s.String() }
 
 // Format prints the Client as String does, whatever the verb.
-func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
+func (c *Client) Format(f fmt.State, verb rune) { c.s.Format(f, verb) }
 
 // CloseIdleConnections closes the connections kept open for later requests.
-func (c *Client) CloseIdleConnections() { c.api.CloseIdleConnections() }
-
-// response is the part of the API's answer a Client reads.
-type response struct {
-	Queries struct {
-		NextPage []struct {
-			StartIndex int `json:"startIndex"`
-		} `json:"nextPage"`
-	} `json:"queries"`
-	SearchInformation struct {
-		TotalResults string `json:"totalResults"`
-	} `json:"searchInformation"`
-	Items []struct {
-		Title string `json:"title"`
-		Link  string `json:"link"`
-	} `json:"items"`
-}
+func (c *Client) CloseIdleConnections() { c.s.CloseIdleConnections() }
 
 // Search returns at most limit results for query, in Google's order, rank 1
 // first; a limit that is not positive or above MaxResults means MaxResults.
 // It asks for pages of up to MaxNum results until it has limit distinct
-// URLs, a page comes back empty or without a next page, or the next start
+// URLs, a page brings no new URL or has no next page, or the next start
 // would pass MaxResults. A query without terms, or that matches nothing,
 // returns an empty slice and a nil error. Results carry URI and Title;
-// Google reports no score.
+// Google reports no score. A result whose link is not an absolute http or
+// https URL, or is longer than 4,096 bytes, is dropped.
 //
 // A failed request ends the search with an error that wraps an *Error
 // naming the request (its URL holds the query, never the key) and the
@@ -171,34 +134,7 @@ type response struct {
 // matches ErrUnauthorized. The results of earlier pages are then not
 // returned.
 func (c *Client) Search(ctx context.Context, query lexsig.Query, limit int) ([]lexsig.Result, error) {
-	if limit <= 0 || limit > MaxResults {
-		limit = MaxResults
-	}
-	q := query.String()
-	results := []lexsig.Result{}
-	if strings.TrimSpace(q) == "" {
-		return results, nil
-	}
-	seen := make(map[string]bool)
-	for start := 1; start <= MaxResults && len(results) < limit; {
-		num := min(MaxNum, MaxResults+1-start, limit-len(results))
-		var page response
-		if err := c.api.GetJSON(ctx, c.request(q, start, num), &page); err != nil {
-			return nil, classify(err)
-		}
-		for _, it := range page.Items {
-			if it.Link == "" || seen[it.Link] || len(results) == limit {
-				continue
-			}
-			seen[it.Link] = true
-			results = append(results, lexsig.Result{Rank: len(results) + 1, URI: it.Link, Title: it.Title})
-		}
-		if len(page.Items) == 0 || len(page.Queries.NextPage) == 0 {
-			break
-		}
-		start += len(page.Items)
-	}
-	return results, nil
+	return c.s.Search(ctx, query, limit)
 }
 
 // HitCount returns Google's estimate of the number of pages that match q,
@@ -208,49 +144,5 @@ func (c *Client) Search(ctx context.Context, query lexsig.Query, limit int) ([]l
 // without a count, or with one that is not a number, is an error wrapping
 // ErrMalformed; others are as for Search.
 func (c *Client) HitCount(ctx context.Context, q string) (int64, error) {
-	if strings.TrimSpace(q) == "" {
-		return 0, nil
-	}
-	var page response
-	if err := c.api.GetJSON(ctx, c.request(q, 1, 1), &page); err != nil {
-		return 0, classify(err)
-	}
-	total := page.SearchInformation.TotalResults
-	n, err := strconv.ParseInt(total, 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("google: hit count for %q: %w: totalResults %q is not a count", q, ErrMalformed, total)
-	}
-	return n, nil
-}
-
-// classify adds ErrUnauthorized to an error whose answer was Google's 400
-// for a key it does not accept ("API key not valid", reason keyInvalid),
-// which other APIs answer with 401 or 403.
-func classify(err error) error {
-	var se *StatusError
-	if errors.As(err, &se) && se.Status == http.StatusBadRequest &&
-		(strings.Contains(se.Snippet, "API key not valid") || strings.Contains(se.Snippet, "keyInvalid")) {
-		return &keyError{err}
-	}
-	return err
-}
-
-// keyError is an error from a request Google refused for its key: its
-// message is the request's, and it matches ErrUnauthorized besides what the
-// request's error matches.
-type keyError struct{ err error }
-
-func (e *keyError) Error() string   { return e.err.Error() }
-func (e *keyError) Unwrap() []error { return []error{e.err, ErrUnauthorized} }
-
-// request returns the GET for num results from start.
-func (c *Client) request(q string, start, num int) *http.Request {
-	params := url.Values{
-		KeyParam: {c.key},
-		"cx":     {c.cx},
-		"q":      {q},
-		"start":  {strconv.Itoa(start)},
-		"num":    {strconv.Itoa(num)},
-	}
-	return apiclient.NewGet(c.base, params, nil)
+	return c.s.HitCount(ctx, q)
 }

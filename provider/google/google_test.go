@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/lexsig"
@@ -89,7 +87,14 @@ func newFast(cfg apitest.Config) (*google.Client, error) {
 		Backoff:    time.Millisecond,
 		MaxBackoff: time.Millisecond,
 		Timeout:    cfg.Timeout,
+
+		CrossHostRedirects: cfg.CrossHostRedirects,
 	})
+}
+
+// newBase returns a client for tests of one attempt at baseURL.
+func newBase(baseURL string) (lexsig.Searcher, error) {
+	return newFast(apitest.Config{BaseURL: baseURL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
 }
 
 func TestShared(t *testing.T) {
@@ -103,72 +108,29 @@ func TestShared(t *testing.T) {
 }
 
 func TestDocumentedResponse(t *testing.T) {
-	body, err := os.ReadFile("testdata/search.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
-	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
 	q := lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive)
-	got, err := c.Search(context.Background(), q, 2)
-	if err != nil {
-		t.Fatalf("Search(%q) = %v", q, err)
-	}
-	want := []lexsig.Result{
+	c := apitest.Documented(t, "testdata/search.json", newBase, q, 2, []lexsig.Result{
 		{Rank: 1, URI: "https://example.org/pubs/link-neighborhood.html", Title: "Rediscovering missing web pages using link neighborhood ..."},
 		{Rank: 2, URI: "https://example.com/wiki/Neighbourhood_(graph_theory)", Title: "Neighborhood (graph theory)"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
-	}
-	n, err := c.HitCount(context.Background(), "link neighborhood")
+	})
+	n, err := c.(*google.Client).HitCount(context.Background(), "link neighborhood")
 	if err != nil || n != 48100 {
 		t.Errorf("HitCount(%q) = %d, %v, want 48100, nil", "link neighborhood", n, err)
 	}
 }
 
+// TestRequest checks start and num of each request (start+num-1 at most
+// 100) and the query text in q.
 func TestRequest(t *testing.T) {
-	tests := []struct {
-		name    string
-		query   lexsig.Query
-		limit   int
-		wantQ   string
-		wantReq []string // start/num of each request
-	}{
-		{"conjunctive", lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), 5, "jcdl signature backlink", []string{"1/5"}},
-		{"disjunctive", lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive), 10, "jcdl OR signature", []string{"1/10"}},
-		{"phrase", lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, 25, `"link neighborhood"`, []string{"1/10", "11/10", "21/5"}},
-		{"limit 0 means the most", lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 0, "x",
-			[]string{"1/10", "11/10", "21/10", "31/10", "41/10", "51/10", "61/10", "71/10", "81/10", "91/10"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			inner := fake(apitest.Corpus(1000), apitest.Key)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if q := r.URL.Query().Get("q"); q != tt.wantQ {
-					t.Errorf("q = %q, want %q", q, tt.wantQ)
-				}
-				got = append(got, r.URL.Query().Get("start")+"/"+r.URL.Query().Get("num"))
-				inner.ServeHTTP(w, r)
-			}))
-			defer srv.Close()
-			c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Search(context.Background(), tt.query, tt.limit); err != nil {
-				t.Fatalf("Search(%q, %d) = %v", tt.query, tt.limit, err)
-			}
-			if diff := cmp.Diff(tt.wantReq, got); diff != "" {
-				t.Errorf("requests start/num (-want +got):\n%s", diff)
-			}
-		})
-	}
+	apitest.Requests(t, "q", []apitest.Paging{
+		{Name: "conjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), Limit: 5, Q: "jcdl signature backlink", Want: []string{"1/5"}},
+		{Name: "disjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive), Limit: 10, Q: "jcdl OR signature", Want: []string{"1/10"}},
+		{Name: "phrase", Query: lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, Limit: 25, Q: `"link neighborhood"`, Want: []string{"1/10", "11/10", "21/5"}},
+		{Name: "limit 0 means the most", Query: lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), Limit: 0, Q: "x",
+			Want: []string{"1/10", "11/10", "21/10", "31/10", "41/10", "51/10", "61/10", "71/10", "81/10", "91/10"}},
+	}, fake(apitest.Corpus(1000), apitest.Key), newBase, func(r *http.Request) string {
+		return r.URL.Query().Get("start") + "/" + r.URL.Query().Get("num")
+	})
 }
 
 func TestHitCount(t *testing.T) {

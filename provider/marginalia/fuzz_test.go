@@ -1,7 +1,6 @@
 package marginalia_test
 
 import (
-	"os"
 	"testing"
 
 	"golang.org/x/time/rate"
@@ -14,11 +13,13 @@ import (
 // FuzzSearch serves any bytes as the answer and checks that Search fails
 // cleanly or returns well-ranked results.
 func FuzzSearch(f *testing.F) {
-	seed, err := os.ReadFile("testdata/search.json")
-	if err != nil {
-		f.Fatal(err)
-	}
-	apitest.Fuzz(f, [][]byte{seed}, func(base string) (lexsig.Searcher, error) {
+	apitest.Fuzz(f, []string{"testdata/search.json"}, func(base string) (lexsig.Searcher, error) {
 		return marginalia.New(marginalia.Options{Key: apitest.Key, BaseURL: base, Rate: rate.Inf, Attempts: 1})
 	})
+}
+
+// FuzzDecode feeds any bytes to the decoding of marginalia's answers.
+func FuzzDecode(f *testing.F) {
+	apitest.FuzzDecode(f, marginalia.Decode, []string{"testdata/search.json"},
+		`{"license":"CC-BY-NC-SA 4.0","query":"x","results":[]}`)
 }

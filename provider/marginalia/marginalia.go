@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -69,6 +66,11 @@ type Options struct {
 	MaxWait time.Duration
 	// Timeout bounds one request; zero means 30 s.
 	Timeout time.Duration
+	// CrossHostRedirects lets an answer redirect to another host than
+	// BaseURL's; off, such an answer is an error wrapping
+	// ErrRedirectRefused and nothing is sent there. Even on, a key other
+	// than PublicKey is not sent to the other host.
+	CrossHostRedirects bool
 }
 
 // Format prints o with its Key redacted (unless it is PublicKey), whatever
@@ -84,9 +86,7 @@ func (o Options) Format(f fmt.State, verb rune) {
 // Client searches with the Marginalia Search API. It is safe for concurrent
 // use; its requests share one rate limit.
 type Client struct {
-	api  *apiclient.Client
-	base *url.URL
-	key  string
+	s *apiclient.Searcher[response]
 }
 
 var _ lexsig.Searcher = (*Client)(nil)
@@ -102,101 +102,33 @@ func New(o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := o.Rate
-	if r <= 0 {
-		r = DefaultRate
-	}
-	var secrets, redact []string
-	if o.Key != PublicKey { // "public" is no secret, and common in text
-		secrets, redact = []string{KeyHeader}, []string{o.Key}
-	}
-	return &Client{
-		api: &apiclient.Client{
-			Service:    "marginalia",
-			HTTP:       o.HTTP,
-			UserAgent:  o.UserAgent,
-			Rate:       r,
-			Burst:      o.Burst,
-			Attempts:   o.Attempts,
-			Backoff:    o.Backoff,
-			MaxBackoff: o.MaxBackoff,
-			MaxWait:    o.MaxWait,
-			Timeout:    o.Timeout,
-			Secrets:    secrets,
-			Redact:     redact,
-		},
-		base: base,
-		key:  o.Key,
-	}, nil
+	api := &apiclient.Client{HTTP: o.HTTP, UserAgent: o.UserAgent, Rate: o.Rate, Burst: o.Burst, Attempts: o.Attempts, Backoff: o.Backoff, MaxBackoff: o.MaxBackoff, MaxWait: o.MaxWait, Timeout: o.Timeout, CrossHostRedirects: o.CrossHostRedirects}
+	return &Client{s: apiclient.NewSearcher(engine, base, o.Key, api)}, nil
 }
 
 // String names the Client and its endpoint, never its key.
-func (c *Client) String() string { return "marginalia.Client{" + c.base.Redacted() + "}" }
+func (c *Client) String() string { return c.s.String() }
 
 // Format prints the Client as String does, whatever the verb.
-func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
+func (c *Client) Format(f fmt.State, verb rune) { c.s.Format(f, verb) }
 
 // CloseIdleConnections closes the connections kept open for later requests.
-func (c *Client) CloseIdleConnections() { c.api.CloseIdleConnections() }
-
-// response is the part of Marginalia's answer a Client reads.
-type response struct {
-	Query   string `json:"query"`
-	License string `json:"license"`
-	Results []struct {
-		URL         string `json:"url"`
-		Title       string `json:"title"`
-		Description string `json:"description"`
-	} `json:"results"`
-}
+func (c *Client) CloseIdleConnections() { c.s.CloseIdleConnections() }
 
 // Search returns at most limit results for query, in Marginalia's order,
 // rank 1 first; a limit that is not positive or above MaxResults means
 // MaxResults. It asks for pages of min(limit, MaxCount) results until it
-// has limit distinct URLs or a page comes back short. A query without
-// terms, or that matches nothing, returns an empty slice and a nil error; a
-// disjunctive query of several terms returns ErrUnsupportedQuery without a
-// request. Results carry URI and Title; Marginalia reports no score.
+// has limit distinct URLs or a page comes back short or brings no new URL.
+// A query without terms, or that matches nothing, returns an empty slice
+// and a nil error; a disjunctive query of several terms returns
+// ErrUnsupportedQuery without a request. Results carry URI and Title;
+// Marginalia reports no score. A result whose URL is not an absolute http
+// or https URL, or is longer than 4,096 bytes, is dropped.
 //
 // A failed request ends the search with an *Error that names the request
 // (its URL holds the query; the key travels in a header) and wraps the
 // cause (see the Err variables); the results of earlier pages are then not
 // returned.
 func (c *Client) Search(ctx context.Context, query lexsig.Query, limit int) ([]lexsig.Result, error) {
-	if limit <= 0 || limit > MaxResults {
-		limit = MaxResults
-	}
-	results := []lexsig.Result{}
-	q := query.String()
-	if strings.TrimSpace(q) == "" {
-		return results, nil
-	}
-	if query.Mode == lexsig.Disjunctive && !query.Phrase && len(query.Terms) > 1 {
-		return nil, fmt.Errorf("marginalia: search %q: %w: Marginalia has no OR operator", q, ErrUnsupportedQuery)
-	}
-	count := min(limit, MaxCount)
-	seen := make(map[string]bool)
-	for page := 1; (page-1)*count < MaxResults && len(results) < limit; page++ {
-		params := url.Values{
-			"query": {q},
-			"count": {strconv.Itoa(count)},
-			"page":  {strconv.Itoa(page)},
-		}
-		var answer response
-		req := apiclient.NewGet(c.base, params, http.Header{KeyHeader: {c.key}})
-		if err := c.api.GetJSON(ctx, req, &answer); err != nil {
-			return nil, err
-		}
-		for _, r := range answer.Results {
-			if r.URL == "" || seen[r.URL] || len(results) == limit {
-				continue
-			}
-			seen[r.URL] = true
-			results = append(results, lexsig.Result{Rank: len(results) + 1, URI: r.URL, Title: r.Title})
-		}
-		if len(answer.Results) < count {
-			break
-		}
-	}
-	return results, nil
+	return c.s.Search(ctx, query, limit)
 }

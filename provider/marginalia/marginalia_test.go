@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/lexsig"
@@ -67,7 +65,14 @@ func newFast(cfg apitest.Config) (*marginalia.Client, error) {
 		Backoff:    time.Millisecond,
 		MaxBackoff: time.Millisecond,
 		Timeout:    cfg.Timeout,
+
+		CrossHostRedirects: cfg.CrossHostRedirects,
 	})
+}
+
+// newBase returns a client for tests of one attempt at baseURL.
+func newBase(baseURL string) (lexsig.Searcher, error) {
+	return newFast(apitest.Config{BaseURL: baseURL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
 }
 
 func TestShared(t *testing.T) {
@@ -81,66 +86,22 @@ func TestShared(t *testing.T) {
 }
 
 func TestDocumentedResponse(t *testing.T) {
-	body, err := os.ReadFile("testdata/search.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
-	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := lexsig.NewQuery([]string{"link", "rot"}, lexsig.Conjunctive)
-	got, err := c.Search(context.Background(), q, 10)
-	if err != nil {
-		t.Fatalf("Search(%q) = %v", q, err)
-	}
-	want := []lexsig.Result{
+	apitest.Documented(t, "testdata/search.json", newBase, lexsig.NewQuery([]string{"link", "rot"}, lexsig.Conjunctive), 10, []lexsig.Result{
 		{Rank: 1, URI: "https://example.net/~ana/essays/link-rot.html", Title: "On link rot"},
 		{Rank: 2, URI: "http://example.org/notes/permalinks.txt", Title: "Permalinks that are not"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
-	}
+	})
 }
 
+// TestRequest checks count and page of each request and the query text in
+// query.
 func TestRequest(t *testing.T) {
-	tests := []struct {
-		name    string
-		query   lexsig.Query
-		limit   int
-		wantQ   string
-		wantReq []string // count/page of each request
-	}{
-		{"conjunctive", lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), 5, "jcdl signature backlink", []string{"5/1"}},
-		{"phrase", lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, 250, `"link neighborhood"`, []string{"100/1", "100/2", "100/3"}},
-		{"one-term disjunction", lexsig.NewQuery([]string{"jcdl"}, lexsig.Disjunctive), 3, "jcdl", []string{"3/1"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			inner := fake(apitest.Corpus(1000), apitest.Key)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if q := r.URL.Query().Get("query"); q != tt.wantQ {
-					t.Errorf("query = %q, want %q", q, tt.wantQ)
-				}
-				got = append(got, r.URL.Query().Get("count")+"/"+r.URL.Query().Get("page"))
-				inner.ServeHTTP(w, r)
-			}))
-			defer srv.Close()
-			c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Search(context.Background(), tt.query, tt.limit); err != nil {
-				t.Fatalf("Search(%q, %d) = %v", tt.query, tt.limit, err)
-			}
-			if diff := cmp.Diff(tt.wantReq, got); diff != "" {
-				t.Errorf("requests count/page (-want +got):\n%s", diff)
-			}
-		})
-	}
+	apitest.Requests(t, "query", []apitest.Paging{
+		{Name: "conjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), Limit: 5, Q: "jcdl signature backlink", Want: []string{"5/1"}},
+		{Name: "phrase", Query: lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, Limit: 250, Q: `"link neighborhood"`, Want: []string{"100/1", "100/2", "100/3"}},
+		{Name: "one-term disjunction", Query: lexsig.NewQuery([]string{"jcdl"}, lexsig.Disjunctive), Limit: 3, Q: "jcdl", Want: []string{"3/1"}},
+	}, fake(apitest.Corpus(1000), apitest.Key), newBase, func(r *http.Request) string {
+		return r.URL.Query().Get("count") + "/" + r.URL.Query().Get("page")
+	})
 }
 
 func TestDisjunctiveRefused(t *testing.T) {

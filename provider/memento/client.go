@@ -16,6 +16,7 @@ import (
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/provider/internal/apiclient"
 	"github.com/linkrot/relink/provider/wayback"
+	"github.com/linkrot/relink/provider/web"
 )
 
 // Defaults of the Client fields.
@@ -41,6 +42,10 @@ var (
 	ErrTimeout = apiclient.ErrTimeout
 	// ErrTooLarge means an API answer longer than Client.MaxBody.
 	ErrTooLarge = apiclient.ErrTooLarge
+	// ErrTooManyRedirects means the service redirected a lookup more than
+	// ten times (a loop, say). A memento's redirects are Pages' to follow:
+	// the Client's own fetcher fails with web.ErrTooManyRedirects.
+	ErrTooManyRedirects = apiclient.ErrTooManyRedirects
 )
 
 // StatusError is the cause of an error when the final answer to an API
@@ -57,7 +62,18 @@ var (
 	// ErrBadURI means the URI asked about is not an absolute http or https
 	// URI.
 	ErrBadURI = errors.New("memento: not an absolute http or https URI")
+	// ErrOffsiteRedirect means the service answered a lookup with a
+	// redirect to another host, which the Client does not follow unless
+	// AllowPrivate is set: it cannot know where that host leads before it
+	// connects.
+	ErrOffsiteRedirect = errors.New("memento: service redirected to another host")
 )
+
+// ErrPrivateAddress means a memento's URI-M, or a redirect from it, led to
+// a private, loopback, link-local or other non-public address, which the
+// Client refuses unless AllowPrivate is set. It is provider/web's value, so
+// that one errors.Is check covers both packages.
+var ErrPrivateAddress = web.ErrPrivateAddress
 
 // Error records a failed operation on a URI. errors.Is and errors.As see
 // the cause through it.
@@ -94,23 +110,45 @@ type Client struct {
 	// server.
 	BaseURL string
 
-	// Pages fetches mementos from the archives that hold them. Nil means
-	// the Client's own HTTP layer, with its rate limit, retries and bounds,
-	// which connects wherever the service's answer points; give a
-	// *web.Client to fetch mementos as a polite crawler that keeps out of
-	// private networks.
+	// Pages fetches mementos from the archives that hold them. Nil means a
+	// *web.Client of the Client's own, built from UserAgent, Rate, Burst,
+	// Attempts, Backoff, Timeout, MaxBody and AllowPrivate: it refuses
+	// private and loopback addresses (unless AllowPrivate) for the URI-M
+	// and for every redirect from it, checked as each connection is made,
+	// and it does not read the archives' robots.txt, as the Client did not
+	// before it had Pages. A Pages of the caller's keeps out of private
+	// networks only if it does so itself (a *web.Client does unless its own
+	// AllowPrivate is set); AllowPrivate has no effect on it.
 	Pages filter.Fetcher
 
-	// HTTP carries the requests; nil means a client of the Client's own
-	// that uses no proxy.
+	// AllowPrivate lets the Client reach private (RFC 1918, RFC 4193),
+	// loopback, link-local and the other non-public addresses that
+	// web.Client.AllowPrivate lists, when it fetches a memento and when it
+	// follows the service's redirects. By default it refuses them: the
+	// URI-Ms come from the service's answer, not from the caller, and an
+	// answer naming an internal address must not make the Client fetch it
+	// (the error wraps ErrPrivateAddress). BaseURL itself is never
+	// checked, since the caller chose it (a Time Travel service on the
+	// local network, or an httptest server in tests, works without
+	// AllowPrivate); but a redirect of the service to another host is not
+	// followed without AllowPrivate (ErrOffsiteRedirect), because where a
+	// host leads is known only when the connection is made.
+	AllowPrivate bool
+
+	// HTTP carries the requests to the service (BaseURL); nil means a
+	// client of the Client's own that uses no proxy. Its CheckRedirect is
+	// replaced: the Client follows at most ten redirects of the service,
+	// within its host unless AllowPrivate is set. Mementos never go
+	// through HTTP but through Pages, so that no Transport can bypass the
+	// private-address guard.
 	HTTP *http.Client
 	// UserAgent is sent with every request; empty means relink's (that of
 	// provider/web).
 	UserAgent string
-	// Rate is how many requests per second may start, to the service and
-	// the archives together, Burst how many at once after a quiet spell.
-	// Zero or less means DefaultRate (1/s) and a burst of 1; rate.Inf turns
-	// the limit off.
+	// Rate is how many requests per second may start to the service, and
+	// to each archive when Pages is nil, Burst how many at once after a
+	// quiet spell. Zero or less means DefaultRate (1/s) and a burst of 1;
+	// rate.Inf turns the limit off.
 	Rate  rate.Limit
 	Burst int
 	// Attempts is how many times a request is tried after network errors,
@@ -130,22 +168,35 @@ type Client struct {
 	// web.TruncatedHeader.
 	MaxBody int64
 
-	once sync.Once
-	api  *apiclient.Client
+	once  sync.Once
+	api   *apiclient.Client
+	pages filter.Fetcher // Pages, or the guarded *web.Client made for it
+	own   *web.Client    // the Client's own fetcher of mementos, or nil
 }
 
 var _ filter.Fetcher = (*Client)(nil)
 
-// client returns the HTTP layer, built from c's fields on first use.
+// maxServiceRedirects is how many redirects of the service one lookup
+// follows, as many as net/http's own client.
+const maxServiceRedirects = 10
+
+// client returns the HTTP layer, built from c's fields on first use, and
+// the fetcher of mementos.
 func (c *Client) client() *apiclient.Client {
 	c.once.Do(func() {
 		r := c.Rate
 		if r <= 0 {
 			r = DefaultRate
 		}
+		hc := &http.Client{}
+		if c.HTTP != nil {
+			h := *c.HTTP
+			hc = &h
+		}
+		hc.CheckRedirect = c.checkRedirect
 		c.api = &apiclient.Client{
 			Service:   "memento",
-			HTTP:      c.HTTP,
+			HTTP:      hc,
 			UserAgent: c.UserAgent,
 			Rate:      r,
 			Burst:     c.Burst,
@@ -153,13 +204,50 @@ func (c *Client) client() *apiclient.Client {
 			Backoff:   c.Backoff,
 			Timeout:   c.Timeout,
 			MaxBody:   c.MaxBody,
+			// Another host is followed only when private addresses are
+			// allowed; the service's answer then says where it went.
+			CrossHostRedirects: c.AllowPrivate,
+		}
+		c.pages = c.Pages
+		if c.pages == nil {
+			c.own = &web.Client{
+				UserAgent:    c.UserAgent,
+				Attempts:     c.Attempts,
+				Backoff:      c.Backoff,
+				Timeout:      c.Timeout,
+				MaxBody:      c.MaxBody,
+				Rate:         r,
+				Burst:        c.Burst,
+				IgnoreRobots: true,
+				AllowPrivate: c.AllowPrivate,
+			}
+			c.pages = c.own
 		}
 	})
 	return c.api
 }
 
+// checkRedirect is the CheckRedirect of the service's requests: at most
+// maxServiceRedirects redirects, and none to another host (scheme and
+// port may change) unless AllowPrivate is set. A redirect not followed is
+// the answer, which lookup turns into ErrOffsiteRedirect.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > maxServiceRedirects {
+		return fmt.Errorf("%w (%d)", ErrTooManyRedirects, maxServiceRedirects)
+	}
+	if !c.AllowPrivate && !strings.EqualFold(req.URL.Hostname(), via[0].URL.Hostname()) {
+		return http.ErrUseLastResponse
+	}
+	return nil
+}
+
 // CloseIdleConnections closes the connections kept open for later requests.
-func (c *Client) CloseIdleConnections() { c.client().CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() {
+	c.client().CloseIdleConnections()
+	if c.own != nil {
+		c.own.CloseIdleConnections()
+	}
+}
 
 // base returns BaseURL without a trailing slash.
 func (c *Client) base() string {
@@ -270,8 +358,13 @@ func (c *Client) lookup(ctx context.Context, uri string, at time.Time) (*Memento
 	var a jsonAnswer
 	if err := c.client().GetJSON(ctx, req, &a); err != nil {
 		var se *StatusError
-		if errors.As(err, &se) && se.Status == http.StatusNotFound {
+		switch {
+		case errors.As(err, &se) && se.Status == http.StatusNotFound:
 			return nil, ErrNoMemento
+		case se != nil && filter.IsRedirect(se.Status) && se.Header.Get("Location") != "":
+			return nil, fmt.Errorf("%w: %s", ErrOffsiteRedirect, se.Header.Get("Location"))
+		case errors.Is(err, apiclient.ErrRedirectRefused):
+			return nil, fmt.Errorf("%w: %w", ErrOffsiteRedirect, err)
 		}
 		return nil, err
 	}

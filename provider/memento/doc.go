@@ -43,10 +43,20 @@
 // # What the caller must do
 //
 // Use one Client for a whole run and give each call a context. Expect
-// seconds per lookup: the service asks the archives it aggregates. Set Pages
-// to a *web.Client to fetch mementos as a polite crawler that refuses
-// private addresses: by default the Client fetches whatever URI-M the
-// service names, as it trusts the service's answers.
+// seconds per lookup: the service asks the archives it aggregates.
+//
+// # Private addresses
+//
+// The URI-Ms a lookup returns are the service's answer, not the caller's
+// choice, so Fetch never fetches one through an unguarded connection: by
+// default Pages is a *web.Client that refuses private, loopback and
+// link-local addresses, for the URI-M and for every redirect from it, as
+// each connection is made; the error wraps ErrPrivateAddress. The service
+// at BaseURL is the caller's choice and is reached wherever it is, but its
+// redirects to another host are not followed (ErrOffsiteRedirect).
+// AllowPrivate is the only way around both: set it for an archive on the
+// local network, or in tests, where every httptest server is on loopback.
+// A Pages of the caller's keeps its own rules.
 //
 // # What it does not do
 //

@@ -64,7 +64,9 @@ func ExampleClient_Closest() {
 func ExampleClient_Fetch() {
 	srv := service()
 	defer srv.Close()
-	c := &memento.Client{BaseURL: srv.URL, Rate: rate.Inf}
+	// The example's archive is on loopback, an address the Client refuses
+	// to fetch a memento from unless AllowPrivate is set.
+	c := &memento.Client{BaseURL: srv.URL, Rate: rate.Inf, AllowPrivate: true}
 
 	page, err := c.Fetch(context.Background(), "http://example.com/tutorial.html")
 	if err != nil {
@@ -90,4 +92,17 @@ func ExampleRawURI() {
 	// Output:
 	// http://web.archive.org/web/20130115101913id_/http://www.cnn.com/
 	// http://archive.md/20150422173637/http://www.cnn.com/
+}
+
+func ExampleClient_Fetch_privateAddress() {
+	// The service names a memento on loopback, as an answer naming a
+	// machine of the local network would.
+	srv := service()
+	defer srv.Close()
+	c := &memento.Client{BaseURL: srv.URL, Rate: rate.Inf}
+
+	_, err := c.Fetch(context.Background(), "http://example.com/tutorial.html")
+	fmt.Println(errors.Is(err, memento.ErrPrivateAddress))
+	// Output:
+	// true
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/linkrot/relink/filter"
-	"github.com/linkrot/relink/provider/web"
 )
 
 // Headers a Page of a memento carries besides those the archive sent.
@@ -82,11 +81,20 @@ func RawURI(urim string) string {
 // URI is the original URI, its Status, Header and Body those of the
 // archive's answer, and its Header also holds MementoDatetimeHeader and
 // ContentLocationHeader, replacing any the archive sent; a body longer than
-// MaxBody is cut and marked with web.TruncatedHeader.
+// MaxBody is cut and marked with web.TruncatedHeader. A 429 or 5xx answer
+// without a Memento-Datetime header is the archive failing, not a memento,
+// and the next URI is tried; one with the header is an archived error page
+// and is a Page like any other.
+//
+// Every URI-M is fetched with Pages, by default a fetcher that refuses
+// private and loopback addresses unless AllowPrivate is set (see Pages):
+// the URI-Ms are the service's answer, and an answer naming an internal
+// address fails with an error wrapping ErrPrivateAddress.
 //
 // A URI no archive holds is a Page with status 404 Not Found and an empty
 // body, as a web server answers for a page it does not have. An error means
-// no answer at all: the service or every archive failed, or uri is not
+// no answer at all: the service or every archive failed (the error of the
+// last, a *StatusError for an archive's own 429 or 5xx), or uri is not
 // http(s).
 func (c *Client) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	p, err := c.fetch(ctx, uri)
@@ -147,25 +155,26 @@ func (c *Client) fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	return last, nil
 }
 
-// get fetches a memento with Pages, or with the Client's HTTP layer.
+// get fetches a memento with Pages, or with the Client's own guarded
+// fetcher. An answer of the archive itself rather than of a memento (see
+// archiveFailed) is an error, not a Page.
 func (c *Client) get(ctx context.Context, uri string) (*filter.Page, error) {
-	if c.Pages != nil {
-		return c.Pages.Fetch(ctx, uri)
-	}
-	req, err := http.NewRequest(http.MethodGet, uri, nil)
+	c.client()
+	p, err := c.pages.Fetch(ctx, uri)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.client().Do(ctx, req)
-	if err != nil {
-		return nil, err
+	if archiveFailed(p) {
+		return nil, &StatusError{Status: p.Status, Header: p.Header}
 	}
-	h := resp.Header.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	if resp.Truncated {
-		h.Set(web.TruncatedHeader, "true")
-	}
-	return &filter.Page{URI: resp.URL, Status: resp.Status, Header: h, Body: resp.Body}, nil
+	return p, nil
+}
+
+// archiveFailed reports whether p is the archive failing rather than a
+// memento: a 429 or 5xx answer without the Memento-Datetime header that
+// RFC 7089 (§2.1.1) requires of every memento. An archived page that was a
+// 429 or 5xx when it was captured is replayed with its status and that
+// header, and is a memento like any other.
+func archiveFailed(p *filter.Page) bool {
+	return (p.Status == http.StatusTooManyRequests || p.Status >= 500) && p.Header.Get(MementoDatetimeHeader) == ""
 }

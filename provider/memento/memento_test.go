@@ -96,7 +96,8 @@ func newClient(t *testing.T, f *fakeService) *memento.Client {
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	f.url = srv.URL
-	return &memento.Client{BaseURL: srv.URL, Rate: rate.Inf, Backoff: time.Millisecond}
+	// The fake archives are on loopback too: let the Client reach them.
+	return &memento.Client{BaseURL: srv.URL, Rate: rate.Inf, Backoff: time.Millisecond, AllowPrivate: true}
 }
 
 func date(y int, m time.Month, d, h, min, s int) time.Time {

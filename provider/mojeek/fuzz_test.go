@@ -1,7 +1,6 @@
 package mojeek_test
 
 import (
-	"os"
 	"testing"
 
 	"golang.org/x/time/rate"
@@ -14,11 +13,14 @@ import (
 // FuzzSearch serves any bytes as the answer and checks that Search fails
 // cleanly or returns well-ranked results.
 func FuzzSearch(f *testing.F) {
-	seed, err := os.ReadFile("testdata/search.json")
-	if err != nil {
-		f.Fatal(err)
-	}
-	apitest.Fuzz(f, [][]byte{seed}, func(base string) (lexsig.Searcher, error) {
+	apitest.Fuzz(f, []string{"testdata/search.json"}, func(base string) (lexsig.Searcher, error) {
 		return mojeek.New(mojeek.Options{Key: apitest.Key, BaseURL: base, Rate: rate.Inf, Attempts: 1})
 	})
+}
+
+// FuzzDecode feeds any bytes to the decoding of mojeek's answers.
+func FuzzDecode(f *testing.F) {
+	apitest.FuzzDecode(f, mojeek.Decode, []string{"testdata/search.json"},
+		`{"response":{"status":"ERROR: Daily Limit Reached"}}`,
+		`{"response":{"status":"OK","head":{"query":"x","start":1,"return":0,"results":0}}}`)
 }

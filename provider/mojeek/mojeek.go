@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -69,6 +66,12 @@ type Options struct {
 	MaxWait time.Duration
 	// Timeout bounds one request; zero means 30 s.
 	Timeout time.Duration
+	// CrossHostRedirects lets an answer redirect to another host than
+	// BaseURL's; off, such an answer is an error wrapping
+	// ErrRedirectRefused and nothing is sent there. Even on, the KeyParam
+	// parameter is removed from the redirected request (and no request
+	// carries a Referer, which would name the key).
+	CrossHostRedirects bool
 }
 
 // Format prints o with its Key redacted, whatever the verb.
@@ -83,10 +86,7 @@ func (o Options) Format(f fmt.State, verb rune) {
 // Client searches with the Mojeek Search API. It is safe for concurrent
 // use; its requests share one rate limit.
 type Client struct {
-	api      *apiclient.Client
-	base     *url.URL
-	key      string
-	pageSize int
+	s *apiclient.Searcher[envelope]
 }
 
 var _ lexsig.Searcher = (*Client)(nil)
@@ -102,106 +102,38 @@ func New(o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := o.Rate
-	if r <= 0 {
-		r = DefaultRate
-	}
 	size := o.PageSize
 	if size <= 0 {
 		size = DefaultPageSize
 	}
-	return &Client{
-		api: &apiclient.Client{
-			Service:    "mojeek",
-			HTTP:       o.HTTP,
-			UserAgent:  o.UserAgent,
-			Rate:       r,
-			Burst:      o.Burst,
-			Attempts:   o.Attempts,
-			Backoff:    o.Backoff,
-			MaxBackoff: o.MaxBackoff,
-			MaxWait:    o.MaxWait,
-			Timeout:    o.Timeout,
-			Secrets:    []string{KeyParam},
-			Redact:     []string{o.Key},
-		},
-		base:     base,
-		key:      o.Key,
-		pageSize: size,
-	}, nil
+	api := &apiclient.Client{HTTP: o.HTTP, UserAgent: o.UserAgent, Rate: o.Rate, Burst: o.Burst, Attempts: o.Attempts, Backoff: o.Backoff, MaxBackoff: o.MaxBackoff, MaxWait: o.MaxWait, Timeout: o.Timeout, CrossHostRedirects: o.CrossHostRedirects}
+	return &Client{s: apiclient.NewSearcher(engine(size), base, o.Key, api)}, nil
 }
 
 // String names the Client and its endpoint, never its key.
-func (c *Client) String() string { return "mojeek.Client{" + c.base.Redacted() + "}" }
+func (c *Client) String() string { return c.s.String() }
 
 // Format prints the Client as String does, whatever the verb.
-func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
+func (c *Client) Format(f fmt.State, verb rune) { c.s.Format(f, verb) }
 
 // CloseIdleConnections closes the connections kept open for later requests.
-func (c *Client) CloseIdleConnections() { c.api.CloseIdleConnections() }
-
-// envelope is Mojeek's answer: everything is inside "response".
-type envelope struct {
-	Response *answer `json:"response"`
-}
-
-// answer is the part of Mojeek's response object a Client reads.
-type answer struct {
-	Status string `json:"status"`
-	Head   struct {
-		Results int64 `json:"results"`
-	} `json:"head"`
-	Results []struct {
-		URL   string `json:"url"`
-		Title string `json:"title"`
-		Desc  string `json:"desc"`
-	} `json:"results"`
-}
+func (c *Client) CloseIdleConnections() { c.s.CloseIdleConnections() }
 
 // Search returns at most limit results for query, in Mojeek's order, rank
 // 1 first; a limit that is not positive or above MaxResults means
 // MaxResults. It asks for pages of PageSize results (fewer for the last)
-// until it has limit distinct URLs, a page comes back empty, or the total
+// until it has limit distinct URLs, a page brings no new URL, or the total
 // count is reached. A query without terms, or that matches nothing, returns
 // an empty slice and a nil error; a disjunctive query of several terms
 // returns ErrUnsupportedQuery without a request. Results carry URI and
-// Title; Mojeek reports no score.
+// Title; Mojeek reports no score. A result whose URL is not an absolute
+// http or https URL, or is longer than 4,096 bytes, is dropped.
 //
 // A failed request ends the search with an error that wraps an *Error
 // naming the request (its URL holds the query, never the key), or
 // ErrStatus; the results of earlier pages are then not returned.
 func (c *Client) Search(ctx context.Context, query lexsig.Query, limit int) ([]lexsig.Result, error) {
-	if limit <= 0 || limit > MaxResults {
-		limit = MaxResults
-	}
-	results := []lexsig.Result{}
-	q := query.String()
-	if strings.TrimSpace(q) == "" {
-		return results, nil
-	}
-	if query.Mode == lexsig.Disjunctive && !query.Phrase && len(query.Terms) > 1 {
-		return nil, fmt.Errorf("mojeek: search %q: %w: Mojeek has no OR operator", q, ErrUnsupportedQuery)
-	}
-	seen := make(map[string]bool)
-	for start := 1; start <= MaxResults && len(results) < limit; {
-		t := min(c.pageSize, limit-len(results), MaxResults+1-start)
-		page, err := c.get(ctx, q, start, t)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range page.Results {
-			if r.URL == "" || seen[r.URL] || len(results) == limit {
-				continue
-			}
-			seen[r.URL] = true
-			results = append(results, lexsig.Result{Rank: len(results) + 1, URI: r.URL, Title: r.Title})
-		}
-		start += len(page.Results)
-		if len(page.Results) == 0 || int64(start) > page.Head.Results {
-			break
-		}
-	}
-	return results, nil
+	return c.s.Search(ctx, query, limit)
 }
 
 // HitCount returns the number of documents Mojeek says match q,
@@ -210,51 +142,5 @@ func (c *Client) Search(ctx context.Context, query lexsig.Query, limit int) ([]l
 // lexsig.DFFunc wants. A query that matches nothing returns 0; errors are
 // as for Search.
 func (c *Client) HitCount(ctx context.Context, q string) (int64, error) {
-	if strings.TrimSpace(q) == "" {
-		return 0, nil
-	}
-	page, err := c.get(ctx, q, 1, 1)
-	if err != nil {
-		return 0, err
-	}
-	return max(page.Head.Results, 0), nil
-}
-
-// get asks for t results of q from start and checks response.status.
-func (c *Client) get(ctx context.Context, q string, start, t int) (*answer, error) {
-	params := url.Values{
-		KeyParam: {c.key},
-		"q":      {q},
-		"fmt":    {"json"},
-		"s":      {strconv.Itoa(start)},
-		"t":      {strconv.Itoa(t)},
-	}
-	var env envelope
-	if err := c.api.GetJSON(ctx, apiclient.NewGet(c.base, params, nil), &env); err != nil {
-		return nil, err
-	}
-	if env.Response == nil {
-		return nil, fmt.Errorf("mojeek: search %q: %w: no \"response\" object", q, ErrMalformed)
-	}
-	if status := env.Response.Status; status != "OK" {
-		return nil, statusError(q, status, c.key)
-	}
-	return env.Response, nil
-}
-
-// statusError returns the error for a response.status other than OK,
-// quoting at most 200 bytes of it with the key redacted.
-func statusError(q, status, key string) error {
-	if len(status) > 200 {
-		status = status[:200] + "…"
-	}
-	status = strings.ReplaceAll(status, key, apiclient.Redacted)
-	lower := strings.ToLower(status)
-	switch {
-	case strings.Contains(lower, "limit"):
-		return fmt.Errorf("mojeek: search %q: %w: %w: %q", q, ErrStatus, ErrRateLimited, status)
-	case strings.Contains(lower, "key"):
-		return fmt.Errorf("mojeek: search %q: %w: %w: %q", q, ErrStatus, ErrUnauthorized, status)
-	}
-	return fmt.Errorf("mojeek: search %q: %w: %q", q, ErrStatus, status)
+	return c.s.HitCount(ctx, q)
 }

@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/lexsig"
@@ -82,7 +80,14 @@ func newFast(cfg apitest.Config) (*mojeek.Client, error) {
 		Backoff:    time.Millisecond,
 		MaxBackoff: time.Millisecond,
 		Timeout:    cfg.Timeout,
+
+		CrossHostRedirects: cfg.CrossHostRedirects,
 	})
+}
+
+// newBase returns a client for tests of one attempt at baseURL.
+func newBase(baseURL string) (lexsig.Searcher, error) {
+	return newFast(apitest.Config{BaseURL: baseURL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
 }
 
 func TestShared(t *testing.T) {
@@ -96,69 +101,25 @@ func TestShared(t *testing.T) {
 }
 
 func TestDocumentedResponse(t *testing.T) {
-	body, err := os.ReadFile("testdata/search.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
-	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := lexsig.NewQuery([]string{"lexical", "signatures"}, lexsig.Conjunctive)
-	got, err := c.Search(context.Background(), q, 2)
-	if err != nil {
-		t.Fatalf("Search(%q) = %v", q, err)
-	}
-	want := []lexsig.Result{
+	c := apitest.Documented(t, "testdata/search.json", newBase, lexsig.NewQuery([]string{"lexical", "signatures"}, lexsig.Conjunctive), 2, []lexsig.Result{
 		{Rank: 1, URI: "https://example.edu/~klein/lexical-signatures/", Title: "Lexical signatures for lost pages"},
 		{Rank: 2, URI: "https://example.net/blog/2011/06/link-neighborhood.html", Title: "Link neighborhoods and rediscovery"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
-	}
-	if n, err := c.HitCount(context.Background(), "lexical signatures"); err != nil || n != 20931 {
+	})
+	if n, err := c.(*mojeek.Client).HitCount(context.Background(), "lexical signatures"); err != nil || n != 20931 {
 		t.Errorf("HitCount(%q) = %d, %v, want 20931, nil", "lexical signatures", n, err)
 	}
 }
 
+// TestRequest checks s and t of each request, the last asking only for
+// what is missing.
 func TestRequest(t *testing.T) {
-	tests := []struct {
-		name    string
-		query   lexsig.Query
-		limit   int
-		wantQ   string
-		wantReq []string // s/t of each request
-	}{
-		{"conjunctive", lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), 5, "jcdl signature backlink", []string{"1/5"}},
-		{"phrase", lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, 45, `"link neighborhood"`, []string{"1/20", "21/20", "41/5"}},
-		{"one-term disjunction", lexsig.NewQuery([]string{"jcdl"}, lexsig.Disjunctive), 3, "jcdl", []string{"1/3"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			inner := fake(apitest.Corpus(1000), apitest.Key)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if q := r.URL.Query().Get("q"); q != tt.wantQ {
-					t.Errorf("q = %q, want %q", q, tt.wantQ)
-				}
-				got = append(got, r.URL.Query().Get("s")+"/"+r.URL.Query().Get("t"))
-				inner.ServeHTTP(w, r)
-			}))
-			defer srv.Close()
-			c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Search(context.Background(), tt.query, tt.limit); err != nil {
-				t.Fatalf("Search(%q, %d) = %v", tt.query, tt.limit, err)
-			}
-			if diff := cmp.Diff(tt.wantReq, got); diff != "" {
-				t.Errorf("requests s/t (-want +got):\n%s", diff)
-			}
-		})
-	}
+	apitest.Requests(t, "q", []apitest.Paging{
+		{Name: "conjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), Limit: 5, Q: "jcdl signature backlink", Want: []string{"1/5"}},
+		{Name: "phrase", Query: lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, Limit: 45, Q: `"link neighborhood"`, Want: []string{"1/20", "21/20", "41/5"}},
+		{Name: "one-term disjunction", Query: lexsig.NewQuery([]string{"jcdl"}, lexsig.Disjunctive), Limit: 3, Q: "jcdl", Want: []string{"1/3"}},
+	}, fake(apitest.Corpus(1000), apitest.Key), newBase, func(r *http.Request) string {
+		return r.URL.Query().Get("s") + "/" + r.URL.Query().Get("t")
+	})
 }
 
 func TestDisjunctiveRefused(t *testing.T) {

@@ -11,7 +11,12 @@
 //
 // A Client sends GET {BaseURL}/search with the parameters q, format=json
 // and pageno (1 first), and reads results[] (url, title, content, score)
-// and number_of_results. The JSON format must be enabled on the instance
+// and, where the instance still sends it, number_of_results. It sends
+// "Accept: application/json, text/html;q=0.5" and an Accept-Language
+// (Options.Language, or "*" for any), because the bot detection of
+// SearXNG's limiter refuses with 429 a request whose Accept does not name
+// text/html or that has no Accept-Language. The JSON format must be
+// enabled on the instance
 // (json among search.formats in its settings.yml): an instance without it
 // answers 403 Forbidden, which a Client reports as an error wrapping
 // ErrJSONDisabled that says so. Many public instances have it disabled, and
@@ -36,18 +41,23 @@
 // and quotes mean what each engine makes of them (Google, Bing, Brave and
 // DuckDuckGo read both).
 //
-// Hit counts: number_of_results is what the engines that report one said,
-// and most do not; HitCount returns it, and fails with ErrNoHitCount when
-// the answer has results but a count of zero, so that a DF is not built
-// from missing counts.
+// Hit counts: number_of_results was what the engines that report one said,
+// and most did not; SearXNG removed the field from its JSON in release
+// 2026.5.29. HitCount returns it where an older instance sends a count,
+// and fails with ErrNoHitCount when the answer has results but no count
+// (the field missing, or zero), so that a DF is not built from missing
+// counts.
 //
 // # What the caller must do
 //
 // Run an instance (or get permission to use one), enable the JSON format,
 // choose its engines, and pass its URL in Options.BaseURL; the package
 // never reads the environment (URLEnv names the variable the example
-// programs read). An instance behind authentication needs an Options.HTTP
-// whose Transport adds the credentials.
+// programs read). An instance behind basic authentication takes the
+// credentials in the URL (https://user:password@host/); they never appear
+// in an error or in String, not even base64-encoded as an instance that
+// echoes the Authorization header shows them. Other authentication needs
+// an Options.HTTP whose Transport adds the credentials.
 //
 // # What it does not do
 //

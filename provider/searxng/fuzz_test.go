@@ -1,7 +1,6 @@
 package searxng_test
 
 import (
-	"os"
 	"testing"
 
 	"golang.org/x/time/rate"
@@ -14,11 +13,14 @@ import (
 // FuzzSearch serves any bytes as the answer and checks that Search fails
 // cleanly or returns well-ranked results.
 func FuzzSearch(f *testing.F) {
-	seed, err := os.ReadFile("testdata/search.json")
-	if err != nil {
-		f.Fatal(err)
-	}
-	apitest.Fuzz(f, [][]byte{seed}, func(base string) (lexsig.Searcher, error) {
-		return searxng.New(searxng.Options{BaseURL: base, Rate: rate.Inf, Attempts: 1, MaxPages: 3})
+	apitest.Fuzz(f, []string{"testdata/search.json"}, func(base string) (lexsig.Searcher, error) {
+		return searxng.New(searxng.Options{BaseURL: base, Rate: rate.Inf, Attempts: 1})
 	})
+}
+
+// FuzzDecode feeds any bytes to the decoding of searxng's answers.
+func FuzzDecode(f *testing.F) {
+	apitest.FuzzDecode(f, searxng.Decode, []string{"testdata/search.json"},
+		`{"query":"x","results":[],"unresponsive_engines":[["google","CAPTCHA"]]}`,
+		`{"query":"x","number_of_results":120000,"results":[{"url":"https://a.example/","title":"A","score":1.5}],"unresponsive_engines":[]}`)
 }

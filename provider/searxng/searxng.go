@@ -2,11 +2,8 @@ package searxng
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +37,8 @@ type Options struct {
 	// every request.
 	BaseURL string
 	// Categories, Engines and Language, when not empty, are sent as the
-	// categories, engines (comma-separated lists) and language parameters.
+	// categories, engines (comma-separated lists) and language parameters;
+	// Language is also the Accept-Language header, "*" when empty.
 	Categories string
 	Engines    string
 	Language   string
@@ -70,15 +68,17 @@ type Options struct {
 	// Timeout bounds one request; zero means 30 s. SearXNG waits for its
 	// slowest engine (its own request_timeout, a few seconds).
 	Timeout time.Duration
+	// CrossHostRedirects lets the instance redirect to another host than
+	// BaseURL's; off, such an answer is an error wrapping
+	// ErrRedirectRefused and nothing is sent there. Even on, credentials
+	// of BaseURL are not sent to the other host.
+	CrossHostRedirects bool
 }
 
 // Client searches through a SearXNG instance. It is safe for concurrent
 // use; its requests share one rate limit.
 type Client struct {
-	api      *apiclient.Client
-	base     *url.URL
-	extra    url.Values
-	maxPages int
+	s *apiclient.Searcher[response]
 }
 
 var _ lexsig.Searcher = (*Client)(nil)
@@ -96,69 +96,31 @@ func New(o Options) (*Client, error) {
 	}
 	base.Path = strings.TrimSuffix(base.Path, "/") + "/search"
 	base.RawPath = ""
-	extra := url.Values{}
-	for name, v := range map[string]string{"categories": o.Categories, "engines": o.Engines, "language": o.Language} {
-		if v != "" {
-			extra.Set(name, v)
-		}
-	}
-	r := o.Rate
-	if r <= 0 {
-		r = DefaultRate
-	}
 	pages := o.MaxPages
 	if pages <= 0 {
 		pages = DefaultMaxPages
 	}
-	return &Client{
-		api: &apiclient.Client{
-			Service:    "searxng",
-			HTTP:       o.HTTP,
-			UserAgent:  o.UserAgent,
-			Rate:       r,
-			Burst:      o.Burst,
-			Attempts:   o.Attempts,
-			Backoff:    o.Backoff,
-			MaxBackoff: o.MaxBackoff,
-			MaxWait:    o.MaxWait,
-			Timeout:    o.Timeout,
-		},
-		base:     base,
-		extra:    extra,
-		maxPages: pages,
-	}, nil
+	api := &apiclient.Client{HTTP: o.HTTP, UserAgent: o.UserAgent, Rate: o.Rate, Burst: o.Burst, Attempts: o.Attempts, Backoff: o.Backoff, MaxBackoff: o.MaxBackoff, MaxWait: o.MaxWait, Timeout: o.Timeout, CrossHostRedirects: o.CrossHostRedirects}
+	return &Client{s: apiclient.NewSearcher(engine(o, pages), base, "", api)}, nil
 }
 
 // String names the Client and its instance (without any user:password).
-func (c *Client) String() string { return "searxng.Client{" + c.base.Redacted() + "}" }
+func (c *Client) String() string { return c.s.String() }
 
 // Format prints the Client as String does, whatever the verb.
-func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
+func (c *Client) Format(f fmt.State, verb rune) { c.s.Format(f, verb) }
 
 // CloseIdleConnections closes the connections kept open for later requests.
-func (c *Client) CloseIdleConnections() { c.api.CloseIdleConnections() }
-
-// response is the part of SearXNG's JSON answer a Client reads.
-type response struct {
-	Query           string  `json:"query"`
-	NumberOfResults float64 `json:"number_of_results"`
-	Results         []struct {
-		URL     string  `json:"url"`
-		Title   string  `json:"title"`
-		Content string  `json:"content"`
-		Score   float64 `json:"score"`
-	} `json:"results"`
-	// UnresponsiveEngines lists the engines that failed, each as an
-	// [engine, reason] pair; read loosely, since only its length matters.
-	UnresponsiveEngines []any `json:"unresponsive_engines"`
-}
+func (c *Client) CloseIdleConnections() { c.s.CloseIdleConnections() }
 
 // Search returns at most limit results for query, in the instance's order,
 // rank 1 first; a limit that is not positive or above MaxResults means
 // MaxResults. It asks for page after page until it has limit distinct URLs,
 // a page brings no new URL, or MaxPages pages were asked for. A query
 // without terms, or that matches nothing, returns an empty slice and a nil
-// error. Results carry URI, Title and SearXNG's score.
+// error. Results carry URI, Title and SearXNG's score. A result whose URL
+// is not an absolute http or https URL, or is longer than 4,096 bytes, is
+// dropped.
 //
 // A failed request ends the search with an error that wraps an *Error
 // naming the request and the cause (see the Err variables), or
@@ -166,101 +128,15 @@ type response struct {
 // failed; the results of earlier pages are then not returned. A later page
 // on which the engines failed ends the search with the results so far.
 func (c *Client) Search(ctx context.Context, query lexsig.Query, limit int) ([]lexsig.Result, error) {
-	if limit <= 0 || limit > MaxResults {
-		limit = MaxResults
-	}
-	results := []lexsig.Result{}
-	q := query.String()
-	if strings.TrimSpace(q) == "" {
-		return results, nil
-	}
-	seen := make(map[string]bool)
-	for page := 1; page <= c.maxPages && len(results) < limit; page++ {
-		answer, err := c.get(ctx, q, page)
-		if err != nil {
-			return nil, err
-		}
-		if len(answer.Results) == 0 && len(answer.UnresponsiveEngines) > 0 {
-			if page == 1 {
-				return nil, enginesFailed(q, answer)
-			}
-			break
-		}
-		before := len(results)
-		for _, r := range answer.Results {
-			if r.URL == "" || seen[r.URL] || len(results) == limit {
-				continue
-			}
-			seen[r.URL] = true
-			results = append(results, lexsig.Result{Rank: len(results) + 1, URI: r.URL, Title: r.Title, Score: r.Score})
-		}
-		if len(results) == before {
-			break
-		}
-	}
-	return results, nil
+	return c.s.Search(ctx, query, limit)
 }
 
 // HitCount returns number_of_results for q, the count the instance's
 // engines reported, with one request. q is sent as it is: a single term
 // gives that term's document frequency, as a lexsig.DFFunc wants. An answer
-// with results but a count of zero fails with ErrNoHitCount (most engines
-// report none; choose engines that do, with Options.Engines); an answer
-// with neither returns 0. Other errors are as for Search.
+// with results but no count (SearXNG since 2026.5.29 sends none, and most
+// engines never reported one) fails with ErrNoHitCount; an answer with
+// neither returns 0. Other errors are as for Search.
 func (c *Client) HitCount(ctx context.Context, q string) (int64, error) {
-	if strings.TrimSpace(q) == "" {
-		return 0, nil
-	}
-	answer, err := c.get(ctx, q, 1)
-	if err != nil {
-		return 0, err
-	}
-	n := answer.NumberOfResults
-	switch {
-	case n >= 1:
-		return int64(min(n, 1<<62)), nil
-	case len(answer.Results) > 0:
-		return 0, fmt.Errorf("searxng: hit count for %q: %w", q, ErrNoHitCount)
-	case len(answer.UnresponsiveEngines) > 0:
-		return 0, enginesFailed(q, answer)
-	}
-	return 0, nil
-}
-
-// get asks for one page of q.
-func (c *Client) get(ctx context.Context, q string, page int) (*response, error) {
-	params := url.Values{"q": {q}, "format": {"json"}, "pageno": {strconv.Itoa(page)}}
-	for k, vs := range c.extra {
-		params[k] = vs
-	}
-	var answer response
-	if err := c.api.GetJSON(ctx, apiclient.NewGet(c.base, params, nil), &answer); err != nil {
-		var se *StatusError
-		if errors.As(err, &se) && se.Status == http.StatusForbidden {
-			return nil, fmt.Errorf("%w: %w", ErrJSONDisabled, err)
-		}
-		return nil, err
-	}
-	return &answer, nil
-}
-
-// enginesFailed returns the error for an answer without results whose
-// engines all failed, naming a few of them.
-func enginesFailed(q string, answer *response) error {
-	var names []string
-	for _, e := range answer.UnresponsiveEngines {
-		if len(names) == 5 {
-			names = append(names, "…")
-			break
-		}
-		desc := fmt.Sprint(e)
-		if pair, ok := e.([]any); ok && len(pair) == 2 {
-			desc = fmt.Sprintf("%v (%v)", pair[0], pair[1])
-		}
-		if len(desc) > 80 {
-			desc = desc[:80] + "…"
-		}
-		names = append(names, desc)
-	}
-	return fmt.Errorf("searxng: search %q: %w: %s", q, ErrEnginesFailed, strings.Join(names, ", "))
+	return c.s.HitCount(ctx, q)
 }

@@ -2,13 +2,14 @@ package searxng_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,7 +76,14 @@ func newFast(cfg apitest.Config) (*searxng.Client, error) {
 		Backoff:    time.Millisecond,
 		MaxBackoff: time.Millisecond,
 		Timeout:    cfg.Timeout,
+
+		CrossHostRedirects: cfg.CrossHostRedirects,
 	})
+}
+
+// newBase returns a client for tests of one attempt at baseURL.
+func newBase(baseURL string) (lexsig.Searcher, error) {
+	return newFast(apitest.Config{BaseURL: baseURL, Attempts: 1, Timeout: time.Second})
 }
 
 func TestShared(t *testing.T) {
@@ -88,34 +96,13 @@ func TestShared(t *testing.T) {
 }
 
 func TestDocumentedResponse(t *testing.T) {
-	body, err := os.ReadFile("testdata/search.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/searxng/search" {
-			t.Errorf("request path %q, want /searxng/search", r.URL.Path)
-		}
-		w.Write(body) // the same page for every pageno: the second brings nothing new
-	}))
-	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL + "/searxng/", Attempts: 1, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive)
-	got, err := c.Search(context.Background(), q, 10)
-	if err != nil {
-		t.Fatalf("Search(%q) = %v", q, err)
-	}
-	want := []lexsig.Result{
-		{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
-		{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
-	}
-	if _, err := c.HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
+	// The same page for every pageno: the second brings nothing new.
+	c := apitest.Documented(t, "testdata/search.json", func(base string) (lexsig.Searcher, error) { return newBase(base + "/searxng/") },
+		lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive), 10, []lexsig.Result{
+			{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
+			{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
+		})
+	if _, err := c.(*searxng.Client).HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
 		t.Errorf("HitCount(%q) = %v, want ErrNoHitCount (results but number_of_results 0)", "link", err)
 	}
 }
@@ -257,5 +244,79 @@ func TestNew(t *testing.T) {
 	}
 	if _, err := searxng.New(searxng.Options{BaseURL: "localhost:8888"}); err == nil {
 		t.Errorf("New(%q) = nil error, want one", "localhost:8888")
+	}
+}
+
+// TestCredentialsNeverShown checks issue 12's minor failure: credentials
+// in the base URL reach the instance (basic authentication) but never an
+// error, not even base64-encoded in the Authorization header an instance
+// echoes in its body.
+func TestCredentialsNeverShown(t *testing.T) {
+	const user, password = "searcher", "s3cret-Pa55word"
+	basic := base64.StdEncoding.EncodeToString([]byte(user + ":" + password))
+	for _, status := range []int{http.StatusUnauthorized, http.StatusOK, http.StatusBadGateway} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			var got string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				got = r.Header.Get("Authorization")
+				w.WriteHeader(status)
+				fmt.Fprintf(w, "<html><pre>Authorization: %s\nuser %s password %s</pre></html>", got, user, password)
+			}))
+			defer srv.Close()
+			base := strings.Replace(srv.URL, "http://", "http://"+user+":"+password+"@", 1)
+			c, err := newFast(apitest.Config{BaseURL: base, Attempts: 1, Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
+			if err == nil {
+				t.Fatal("Search() = nil error, want one")
+			}
+			if got != "Basic "+basic {
+				t.Errorf("Authorization = %q, want basic credentials", got)
+			}
+			for _, m := range []string{fmt.Sprintf("%v %+v", err, err), c.String(), fmt.Sprintf("%#v", c)} {
+				for _, secret := range []string{password, basic} {
+					if strings.Contains(m, secret) {
+						t.Errorf("%q shows %q", m, secret)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLimiterHeaders checks the headers without which the bot detection of
+// SearXNG's limiter answers 429: an Accept naming text/html and an
+// Accept-Language.
+func TestLimiterHeaders(t *testing.T) {
+	tests := []struct {
+		name, language, wantLanguage string
+	}{
+		{"no language", "", "*"},
+		{"language", "en-GB", "en-GB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var accept, language string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				accept, language = r.Header.Get("Accept"), r.Header.Get("Accept-Language")
+				fmt.Fprint(w, `{"query":"x","results":[],"unresponsive_engines":[]}`)
+			}))
+			defer srv.Close()
+			c, err := searxng.New(searxng.Options{BaseURL: srv.URL, Language: tt.language, Rate: rate.Inf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(accept, "text/html") || !strings.HasPrefix(accept, "application/json") {
+				t.Errorf("Accept = %q, want application/json first and text/html", accept)
+			}
+			if language != tt.wantLanguage {
+				t.Errorf("Accept-Language = %q, want %q", language, tt.wantLanguage)
+			}
+		})
 	}
 }

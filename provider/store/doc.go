@@ -135,12 +135,43 @@
 // off; Backlinks takes about 0.15 ms, Fetch 0.3 ms and a DF lookup 20 µs
 // (TestMeasureQueryLatency and TestMeasureProviders with -devstore).
 //
+// # Readers, writers and crashes
+//
+// One ingest writes a store at a time: a second, from this process or
+// another, fails at once with ErrLocked (an flock on the file named the
+// store's path plus "-lock", which the kernel releases however the writer
+// ends, kill -9 included). An ingest marks the store as being ingested
+// before it writes anything and clears the mark in the transaction that
+// finishes it, so Open with Options.ReadOnly refuses, with ErrIncomplete
+// and a message that says whether an ingest is running or did not finish,
+// a store a reader must not trust: one being written, one whose ingest was
+// interrupted (running the same ingest again resumes and finishes it), one
+// no ingest has filled. The check is made when the store is opened: a
+// Store opened before an ingest began sees its batches as they commit
+// (CheckComplete asks again).
+//
+// A read-only Open creates and changes no file. A missing path is
+// ErrNoStore; a directory, an empty, truncated or corrupt file, or another
+// program's SQLite database is ErrNotStore, which a writable Open refuses
+// too rather than write a schema into it. The writer works in WAL mode
+// and Close leaves the file in rollback-journal mode, a single file with
+// nothing beside it, so that a store can be read where the reader cannot
+// write: a read-only disk, or another user's directory.
+//
+// Resuming goes by content: a WARC file's progress is recorded with the
+// size and SHA-256 digest of the part read, so a file that was cut short
+// and completed since, or replaced by another under the same name, is read
+// again (Stats.Changed counts it) and only records finished in the
+// unchanged part are passed over; a record found malformed is always read
+// again.
+//
 // # What the caller must do, and what it does not do
 //
 // The caller opens the store once and closes it once, after every view is
 // done; it passes canonical URIs or accepts that every method
 // canonicalizes its input (canon.Canonicalize). A Store is safe for
-// concurrent use; one ingest runs at a time.
+// concurrent use; one ingest runs at a time (a second fails with
+// ErrLocked). Readers open with Options.ReadOnly.
 //
 // The store does not crawl or fetch anything, does not stem or drop stop
 // words (lexsig does), does not deduplicate near-identical pages, and does

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -197,4 +198,54 @@ func ExampleParseManifest() {
 	// Output:
 	// tiny 1 dir
 	// store: invalid manifest: site 0 ("x") root 0 base: "docs/" is not an absolute http(s) URL
+}
+
+// ExampleOpen_readOnly shows what a reader gets: no store where there is
+// none (and no file made), a refusal while the store's ingest has not
+// finished, and the store once it has.
+func ExampleOpen_readOnly() {
+	ctx := context.Background()
+	site, err := petSite()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(site)
+	dbDir, err := os.MkdirTemp("", "relink-store")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dbDir)
+	path := filepath.Join(dbDir, "pets.db")
+	reader := &store.Options{ReadOnly: true}
+
+	_, err = store.Open(path, reader)
+	fmt.Println("before any ingest:", errors.Is(err, store.ErrNoStore))
+
+	w, err := store.Open(path, nil) // the writer makes the file
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = store.Open(path, reader)
+	fmt.Println("before the ingest finished:", errors.Is(err, store.ErrIncomplete))
+
+	if _, err := w.IngestDir(ctx, site, "https://pets.example/", store.IngestOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	r, err := store.Open(path, reader)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	n, err := r.Docs(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("after it:", n, "pages")
+	// Output:
+	// before any ingest: true
+	// before the ingest finished: true
+	// after it: 3 pages
 }

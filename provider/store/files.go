@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
@@ -32,7 +31,9 @@ import (
 // (binary, empty, unreadable, too large, not HTML, a URI already taken) are
 // counted in Stats.Skipped and recorded, not errors. A root directory that
 // does not exist is an error, as is a database failure. On cancellation
-// IngestManifest returns the stats so far and ctx's error.
+// IngestManifest returns the stats so far and ctx's error. While another
+// ingest writes the store it fails at once with ErrLocked; until it
+// finishes, read-only Opens refuse the store with ErrIncomplete.
 func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOptions) (Stats, error) {
 	mp, err := newMapper(m)
 	if err != nil {
@@ -51,12 +52,12 @@ func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOpti
 	if err != nil {
 		return Stats{}, err
 	}
-	produce := func(ctx context.Context, emit func(job) bool, done func(string) bool, resumed, read *atomic.Int64) error {
+	produce := func(ctx context.Context, emit func(job) bool, ps *produceState) error {
 		for _, f := range files {
 			src := "file:" + f.path
-			if done(src) {
-				resumed.Add(1)
-				read.Add(f.size)
+			if ps.done(src) {
+				ps.resumed.Add(1)
+				ps.read.Add(f.size)
 				continue
 			}
 			j := job{source: src, size: f.size, run: func() item { return mp.fileItem(f, maxSize, moves) }}
@@ -66,7 +67,7 @@ func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOpti
 		}
 		return nil
 	}
-	return s.ingest(ctx, opts, total, produce)
+	return s.ingest(ctx, "files", opts, total, produce)
 }
 
 // IngestDir adds the HTML files under dir as pages whose URLs are base

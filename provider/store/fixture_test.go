@@ -80,7 +80,14 @@ func FixtureWeb(t testing.TB) (string, *Manifest) {
 			t.Fatal(err)
 		}
 	}
-	m := &Manifest{Name: "fixture", Version: ManifestVersion, Sites: []Site{
+	return root, FixtureManifest(root)
+}
+
+// FixtureManifest returns the manifest of the fixture web that FixtureWeb
+// copied to root: a process that did not copy it (a child process of a
+// test) can ingest it too.
+func FixtureManifest(root string) *Manifest {
+	return &Manifest{Name: "fixture", Version: ManifestVersion, Sites: []Site{
 		{
 			Name:    "files",
 			Roots:   []Root{{Dir: filepath.Join(root, "filesite"), Base: FileBase, Style: StyleFile}},
@@ -93,5 +100,4 @@ func FixtureWeb(t testing.TB) (string, *Manifest) {
 			Aliases: []string{"https://dir.example.net/en/stable/"},
 		},
 	}}
-	return root, m
 }

@@ -123,6 +123,12 @@ type Stats struct {
 	// Resumed is the number of files or records an earlier, interrupted
 	// ingest had already finished, passed over this time.
 	Resumed int
+	// Changed is the number of WARC files that an earlier ingest had read,
+	// in part or whole, and whose content has changed since (a download
+	// that was cut short and completed, or another file under the same
+	// name): they are read again, and only the records that the earlier
+	// ingest finished in the part that is the same are passed over.
+	Changed int
 	// Duration is the wall time of the ingest.
 	Duration time.Duration
 }
@@ -144,6 +150,12 @@ func (st Stats) String() string {
 	}
 	if st.Resumed > 0 {
 		fmt.Fprintf(&b, ", %d already ingested", st.Resumed)
+	}
+	switch {
+	case st.Changed == 1:
+		b.WriteString(", 1 changed file read again")
+	case st.Changed > 1:
+		fmt.Fprintf(&b, ", %d changed files read again", st.Changed)
 	}
 	fmt.Fprintf(&b, " in %.1fs", st.Duration.Seconds())
 	return b.String()
@@ -198,6 +210,13 @@ type item struct {
 	redirect *redirectRow
 	skip     string
 	detail   string
+	// file and progress, when progress is not "", are the row that records
+	// the progress through a WARC file (its path, and how far it is read)
+	// after this item.
+	file, progress string
+	// retry says that an earlier ingest recorded an outcome for source,
+	// which this one replaces.
+	retry bool
 }
 
 // pageRow is a parsed page, ready to write.
@@ -220,10 +239,12 @@ type redirectRow struct {
 
 // job is one unit of work: run reads and parses one source.
 type job struct {
-	seq    int
-	source string
-	size   int64
-	run    func() item
+	seq            int
+	source         string
+	size           int64
+	run            func() item
+	file, progress string // as in item
+	retry          bool
 }
 
 // skipped returns the item for a source that is not a page.
@@ -236,22 +257,42 @@ func skipped(reason string, err error) item {
 }
 
 // producer emits the jobs of an ingest in a fixed order; emit reports false
-// when the ingest is stopping. done tells which sources an earlier ingest
-// finished; resumed counts those the producer passes over, and read the
-// input bytes it has read.
-type producer func(ctx context.Context, emit func(job) bool, done func(string) bool, resumed *atomic.Int64, read *atomic.Int64) error
+// when the ingest is stopping.
+type producer func(ctx context.Context, emit func(job) bool, ps *produceState) error
+
+// produceState is what a producer reads and counts besides its jobs.
+type produceState struct {
+	// prior holds the outcome an earlier ingest recorded for each source
+	// it finished (the sources table).
+	prior map[string]string
+	// resumed counts the sources passed over as done, read the input
+	// bytes read, changed the files read again because their content
+	// changed (Stats.Changed).
+	resumed, read, changed atomic.Int64
+}
+
+// done reports whether an earlier ingest finished source.
+func (ps *produceState) done(source string) bool {
+	_, ok := ps.prior[source]
+	return ok
+}
 
 // ingest runs produce's jobs on workers and writes their items in order, one
-// transaction per batch. total is the known size of the input.
-func (s *Store) ingest(ctx context.Context, opts IngestOptions, total Progress, produce producer) (Stats, error) {
+// transaction per batch, holding the writer lock (ErrLocked when another
+// ingest holds it). kind names the ingest in the store's mark of an
+// unfinished ingest; total is the known size of the input.
+func (s *Store) ingest(ctx context.Context, kind string, opts IngestOptions, total Progress, produce producer) (Stats, error) {
 	start := time.Now()
 	var st Stats
 	w, err := s.writer()
 	if err != nil {
 		return st, err
 	}
-	s.ingestMu.Lock()
-	defer s.ingestMu.Unlock()
+	end, err := s.beginIngest(ctx, w, kind)
+	if err != nil {
+		return st, err
+	}
+	defer end()
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -260,10 +301,11 @@ func (s *Store) ingest(ctx context.Context, opts IngestOptions, total Progress, 
 	if batch <= 0 {
 		batch = DefaultBatchSize
 	}
-	done, err := loadSources(ctx, w)
+	prior, err := loadSources(ctx, w)
 	if err != nil {
 		return st, err
 	}
+	ps := &produceState{prior: prior}
 	wr, err := newWriter(ctx, w)
 	if err != nil {
 		return st, err
@@ -274,15 +316,12 @@ func (s *Store) ingest(ctx context.Context, opts IngestOptions, total Progress, 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
-		jobs        = make(chan job)
-		results     = make(chan item, workers)
-		inFlight    = make(chan struct{}, max(64, 16*workers))
-		resumed     atomic.Int64
-		read        atomic.Int64
-		produceErr  error
-		wg, workWG  sync.WaitGroup
-		seq         int
-		doneSources = func(src string) bool { return done[src] }
+		jobs       = make(chan job)
+		results    = make(chan item, workers)
+		inFlight   = make(chan struct{}, max(64, 16*workers))
+		produceErr error
+		wg, workWG sync.WaitGroup
+		seq        int
 	)
 	emit := func(j job) bool {
 		select {
@@ -301,13 +340,14 @@ func (s *Store) ingest(ctx context.Context, opts IngestOptions, total Progress, 
 	}
 	wg.Go(func() {
 		defer close(jobs)
-		produceErr = produce(ctx, emit, doneSources, &resumed, &read)
+		produceErr = produce(ctx, emit, ps)
 	})
 	for range workers {
 		workWG.Go(func() {
 			for j := range jobs {
 				it := runJob(j)
 				it.seq, it.source, it.size = j.seq, j.source, j.size
+				it.file, it.progress, it.retry = j.file, j.progress, j.retry
 				results <- it
 			}
 		})
@@ -366,14 +406,15 @@ func (s *Store) ingest(ctx context.Context, opts IngestOptions, total Progress, 
 			}
 			if opts.Progress != nil {
 				p := total
-				p.Files = files + int(resumed.Load())
-				p.Bytes = max(bytes, read.Load())
+				p.Files = files + int(ps.resumed.Load())
+				p.Bytes = max(bytes, ps.read.Load())
 				opts.Progress(p)
 			}
 		}
 	}
 	wg.Wait()
-	st.Resumed = int(resumed.Load())
+	st.Resumed = int(ps.resumed.Load())
+	st.Changed = int(ps.changed.Load())
 	s.docs.Store(-1)
 	s.cache.clear()
 	switch {
@@ -413,20 +454,21 @@ func runJob(j job) (it item) {
 	return j.run()
 }
 
-// loadSources reads the sources earlier ingests finished.
-func loadSources(ctx context.Context, w *sql.DB) (map[string]bool, error) {
-	rows, err := w.QueryContext(ctx, `SELECT source FROM sources`)
+// loadSources reads the sources earlier ingests finished, with their
+// outcomes.
+func loadSources(ctx context.Context, w *sql.DB) (map[string]string, error) {
+	rows, err := w.QueryContext(ctx, `SELECT source, outcome FROM sources`)
 	if err != nil {
 		return nil, fmt.Errorf("store: ingest: %w", err)
 	}
 	defer rows.Close()
-	done := map[string]bool{}
+	done := map[string]string{}
 	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
+		var s, o string
+		if err := rows.Scan(&s, &o); err != nil {
 			return nil, fmt.Errorf("store: ingest: %w", err)
 		}
-		done[s] = true
+		done[s] = o
 	}
 	return done, rows.Err()
 }
@@ -435,13 +477,19 @@ func loadSources(ctx context.Context, w *sql.DB) (map[string]bool, error) {
 // writer clears the mark when it adds pages or redirects, so an
 // interrupted ingest leaves it cleared for the run that completes the job):
 // each page's in-degree (the backlink rank), the copy of the document
-// frequencies, a merged full-text index and fresh planner statistics.
+// frequencies, a merged full-text index and fresh planner statistics. In
+// the same transaction it deletes the mark of a running ingest: from then
+// on readers accept the store (CheckComplete).
 func finish(ctx context.Context, w *sql.DB) error {
 	var fresh bool
 	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'derived')`).Scan(&fresh); err != nil {
 		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
+	const finished = `DELETE FROM meta WHERE key = 'ingest'`
 	if fresh {
+		if _, err := w.ExecContext(ctx, finished); err != nil {
+			return fmt.Errorf("store: ingest: finish: %w", err)
+		}
 		return nil
 	}
 	tx, err := w.BeginTx(ctx, nil)
@@ -459,6 +507,7 @@ func finish(ctx context.Context, w *sql.DB) error {
 		`DELETE FROM df`,
 		`INSERT INTO df (term, docs) SELECT term, doc FROM fts_vocab`,
 		`INSERT OR REPLACE INTO meta (key, value) VALUES ('derived', '1')`,
+		finished,
 	} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("store: ingest: finish: %w", err)

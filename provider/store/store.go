@@ -14,6 +14,7 @@ import (
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, FTS5 built in
 
 	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
 )
@@ -40,10 +41,41 @@ const SchemaVersion = 2
 // answers of MaxResults results or many more short ones.
 const DefaultQueryCache = 1 << 18
 
-// ErrSchema is returned, wrapped, by Open for a file whose schema version
+// ErrSchema is returned, wrapped, by Open for a store whose schema version
 // this package does not know: one written by a later version of the
-// package, or (opened read-only) a file that is not a store.
+// package.
 var ErrSchema = errors.New("store: unknown schema version")
+
+// ErrNoStore is returned, wrapped, by Open with Options.ReadOnly when
+// nothing exists at the path; the error matches fs.ErrNotExist too. A
+// read-only Open never creates a file.
+var ErrNoStore = errors.New("store: no store")
+
+// ErrNotStore is returned, wrapped, by Open for a path that holds something
+// other than a store: a directory, an empty file (read-only; a writable
+// Open makes a new store of it), a file that is not SQLite, a truncated or
+// corrupt one, or another program's SQLite database. Open leaves such a
+// file as it found it.
+var ErrNotStore = errors.New("store: not a store")
+
+// ErrIncomplete is returned, wrapped, by Open with Options.ReadOnly and by
+// CheckComplete for a store whose ingest has not finished: one is running,
+// one was interrupted (cancelled, killed, failed), or none has run. The
+// message says which and what to do; running the interrupted ingest again
+// finishes the store.
+var ErrIncomplete = errors.New("store: ingest not finished")
+
+// ErrLocked is returned, wrapped, by the ingest methods when another
+// ingest is writing the store: through another Store, in this process or
+// another, or through this Store. Only one ingest writes a store at a
+// time; the second fails at once and writes nothing.
+var ErrLocked = errors.New("store: another ingest is writing the store")
+
+// ErrRules is returned, wrapped, by Open for a store built by a relink
+// whose link rules (backlink.Rules) or canonicalization rules (canon.Rules)
+// differ from this build's: its navigation marks or its URI keys are not
+// what this build would give. The message says to build it anew.
+var ErrRules = errors.New("store: built under other rules")
 
 // ErrReadOnly is returned, wrapped, by methods that write to a store opened
 // with Options.ReadOnly.
@@ -51,8 +83,10 @@ var ErrReadOnly = errors.New("store: opened read-only")
 
 // Options configures Open. The zero value is ready to use.
 type Options struct {
-	// ReadOnly opens an existing store without writing to it: ingest and
-	// MarkMissing fail with ErrReadOnly.
+	// ReadOnly opens an existing, complete store without creating or
+	// writing any file, also where the user may not write: ingest and
+	// MarkMissing fail with ErrReadOnly. Open refuses a store whose
+	// ingest has not finished (ErrIncomplete).
 	ReadOnly bool
 	// QueryCache bounds the search results kept in memory, summed over the
 	// cached answers (an empty answer counts as one), least recently used
@@ -73,7 +107,7 @@ type Options struct {
 // (lexsig.DF, lexsig.BatchDF) and search (lexsig.Searcher).
 //
 // A Store is safe for concurrent use by many goroutines; one ingest runs at
-// a time. WithMissing returns views that share the database and differ only
+// a time (another fails with ErrLocked). WithMissing returns views that share the database and differ only
 // in which pages count as missing.
 type Store struct {
 	*db
@@ -94,6 +128,7 @@ type db struct {
 	cache       *queryCache
 	docs        atomic.Int64 // cached page count; -1 unknown
 	persist     atomic.Pointer[map[string]bool]
+	opened      bool // the file is a store and every statement is prepared
 	closeErr    error
 	closed      sync.Once
 }
@@ -101,54 +136,77 @@ type db struct {
 // Open opens the store in the file at path, creating the file and its
 // schema when they do not exist (unless opts.ReadOnly). A nil opts means
 // the zero Options. The caller must Close the Store.
+//
+// Open refuses, with ErrNotStore, a path that holds something else (a
+// directory, a file that is not SQLite, a truncated or corrupt file,
+// another program's database) and leaves it unchanged. With
+// opts.ReadOnly it neither creates nor changes any file: a missing path is
+// ErrNoStore, an empty file ErrNotStore, and a store whose ingest has not
+// finished (one is running, or was interrupted) is ErrIncomplete; it reads
+// a store in a directory or on a disk the user cannot write. A store whose
+// schema is newer than this package's is ErrSchema.
 func Open(path string, opts *Options) (*Store, error) {
 	if opts == nil {
 		opts = &Options{}
+	}
+	if err := checkFile(path, opts.ReadOnly); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	d := &db{path: path, readOnly: opts.ReadOnly, titleWeight: opts.TitleWeight}
 	if d.titleWeight <= 0 {
 		d.titleWeight = DefaultTitleWeight
 	}
 	d.docs.Store(-1)
+	s, err := d.open(opts)
+	if err != nil {
+		d.closeAll()
+		return nil, fmt.Errorf("store: open %s: %w", path, classify(err))
+	}
+	return s, nil
+}
+
+// open opens the connection pools, checks or writes the schema, prepares
+// the statements and loads the missing set.
+func (d *db) open(opts *Options) (*Store, error) {
 	var err error
 	if !opts.ReadOnly {
-		d.write, err = sql.Open("sqlite", dsn(path, false, false))
+		d.write, err = sql.Open("sqlite", dsn(d.path, roleWriter))
 		if err != nil {
-			return nil, fmt.Errorf("store: open %s: %w", path, err)
+			return nil, err
 		}
 		d.write.SetMaxOpenConns(1)
 		if err := migrate(d.write); err != nil {
-			d.write.Close()
-			return nil, fmt.Errorf("store: open %s: %w", path, err)
+			return nil, err
 		}
-	}
-	d.read, err = sql.Open("sqlite", dsn(path, true, opts.ReadOnly))
-	if err != nil {
-		d.closeAll()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		// The file is a store: now it may change journal mode. Readers
+		// never wait for the writer in WAL mode; Close leaves it.
+		if _, err := d.write.Exec(`PRAGMA journal_mode = WAL`); err != nil {
+			return nil, err
+		}
 	}
 	readers := opts.Readers
 	if readers <= 0 {
 		readers = 2 * runtime.NumCPU()
 	}
-	d.read.SetMaxOpenConns(readers)
-	d.read.SetMaxIdleConns(readers)
 	v := SchemaVersion
 	if opts.ReadOnly {
-		if v, err = checkVersion(d.read); err != nil {
-			d.closeAll()
-			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		if d.read, v, err = openReader(d.path, readers); err != nil {
+			return nil, err
 		}
+	} else {
+		if d.read, err = sql.Open("sqlite", dsn(d.path, roleReader)); err != nil {
+			return nil, err
+		}
+		d.read.SetMaxOpenConns(readers)
+		d.read.SetMaxIdleConns(readers)
 	}
 	if err := d.stmts.prepare(d.read); err != nil {
-		d.closeAll()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, err
 	}
 	if v >= 2 {
 		d.linkStmts = &linkStatements{}
 		if err := d.linkStmts.prepare(d.read); err != nil {
-			d.closeAll()
-			return nil, fmt.Errorf("store: open %s: %w", path, err)
+			return nil, err
 		}
 	}
 	size := opts.QueryCache
@@ -156,35 +214,58 @@ func Open(path string, opts *Options) (*Store, error) {
 		size = DefaultQueryCache
 	}
 	d.cache = newQueryCache(size)
+	d.opened = true
 	s := &Store{db: d}
+	if opts.ReadOnly {
+		if err := s.incomplete(context.Background()); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.checkRules(context.Background()); err != nil {
+		return nil, err
+	}
 	if err := s.loadMissing(context.Background()); err != nil {
-		d.closeAll()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, err
 	}
 	return s, nil
 }
 
+// connRole says how a connection may use the file.
+type connRole int
+
+const (
+	roleWriter    connRole = iota // the one write connection
+	roleReader                    // a reader of a writable Store
+	roleReadOnly                  // a reader of a read-only Store: mode=ro
+	roleImmutable                 // the same, immutable=1 (openReader says when)
+)
+
 // dsn returns the driver's data source name for path. Every connection
-// uses WAL journaling (readers never wait for the writer), a busy timeout
-// instead of immediate SQLITE_BUSY errors, and synchronous=NORMAL, which in
-// WAL mode keeps the database consistent after a crash and loses at most
-// the last transactions. Reader connections are query_only; those of a
-// read-only store also open the file read-only, so that a missing file is
-// an error rather than a new empty database.
-func dsn(path string, reader, readOnly bool) string {
+// uses a busy timeout instead of immediate SQLITE_BUSY errors and
+// synchronous=NORMAL, which in WAL mode keeps the database consistent
+// after a crash and loses at most the last transactions. The writer
+// switches the file to WAL journaling once it knows the file is a store
+// (Open), and its transactions take the write lock when they begin.
+// Readers are query_only; those of a read-only store also open the file
+// read-only (mode=ro), so that nothing is ever created or written, and
+// immutable ones take no locks and need no -shm file.
+func dsn(path string, role connRole) string {
 	q := url.Values{}
-	if readOnly {
+	switch role {
+	case roleReadOnly:
 		q.Add("mode", "ro")
+	case roleImmutable:
+		q.Add("mode", "ro")
+		q.Add("immutable", "1")
 	}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "cache_size(-32768)")
 	q.Add("_pragma", "temp_store(MEMORY)")
-	if reader {
-		q.Add("_pragma", "query_only(1)")
-	} else {
-		q.Add("_pragma", "journal_mode(WAL)")
+	if role == roleWriter {
 		q.Add("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(1)")
 	}
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
@@ -206,10 +287,13 @@ func (d *db) closeAll() error {
 	if d.read != nil {
 		errs = append(errs, d.read.Close())
 	}
-	if d.write != nil {
+	if d.write != nil && d.opened {
 		if _, err := d.write.Exec("PRAGMA optimize"); err != nil {
 			errs = append(errs, err)
 		}
+		restMode(d.write)
+	}
+	if d.write != nil {
 		errs = append(errs, d.write.Close())
 	}
 	return errors.Join(errs...)
@@ -383,14 +467,32 @@ const ranks = `
 			+ (SELECT count(DISTINCT src) FROM link_records WHERE dst = link_sources.id AND src <> link_sources.id);
 `
 
-// migrate creates or upgrades the schema.
+// migrate creates or upgrades the schema, in one transaction: a file
+// killed while it ran holds the old schema or the new one. A file that
+// holds tables but no schema version is another program's database, which
+// it refuses with ErrNotStore and leaves alone.
 func migrate(w *sql.DB) error {
-	if _, err := w.Exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`); err != nil {
+	// A current store needs no write lock, which an ingest may hold.
+	if v, err := version(w); err != nil || v == SchemaVersion {
 		return err
 	}
-	v, err := version(w)
+	tx, err := w.Begin()
 	if err != nil {
 		return err
+	}
+	defer tx.Rollback()
+	var tables int
+	if err := tx.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+		return err
+	}
+	v := 0
+	if tables > 0 {
+		if v, err = version(tx); err != nil {
+			return err
+		}
+		if v == 0 {
+			return fmt.Errorf("%w: an SQLite database without a store's schema", ErrNotStore)
+		}
 	}
 	switch {
 	case v == SchemaVersion:
@@ -399,12 +501,7 @@ func migrate(w *sql.DB) error {
 		return fmt.Errorf("%w: %d (this package knows up to %d)", ErrSchema, v, SchemaVersion)
 	}
 	// A new file (v == 0) gets every version's tables; an older one the
-	// tables of the versions after its own, in one transaction.
-	tx, err := w.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+	// tables of the versions after its own.
 	steps := []string{schema, linkSchema} // steps[i] makes version i+1
 	if v < 0 || v > len(steps) {
 		return fmt.Errorf("%w: %d", ErrSchema, v)
@@ -415,8 +512,12 @@ func migrate(w *sql.DB) error {
 		}
 	}
 	if v == 0 {
-		// A new file: its links will be classified by this build's rules.
-		if _, err := tx.Exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('link_rules', ?)`, strconv.Itoa(backlink.Rules)); err != nil {
+		// A new file: its links will be classified by this build's rules,
+		// its URIs canonicalized by this build's canonicalization.
+		if err := setRules(tx, "link_rules", backlink.Rules); err != nil {
+			return err
+		}
+		if err := setRules(tx, "canon_rules", canonRules); err != nil {
 			return err
 		}
 	}
@@ -426,6 +527,56 @@ func migrate(w *sql.DB) error {
 	return tx.Commit()
 }
 
+// canonRules is the version of the canonicalization rules under which
+// this build stores URIs, recorded by a new store (meta 'canon_rules').
+const canonRules = canon.Rules
+
+// checkRules returns an error wrapping ErrRules when the store's link or
+// canonicalization rules are not this build's.
+func (s *Store) checkRules(ctx context.Context) error {
+	for _, r := range []struct {
+		key, what, name string
+		want           int
+	}{
+		{"link_rules", "link", "backlink.Rules", backlink.Rules},
+		{"canon_rules", "canonicalization", "canon.Rules", canonRules},
+	} {
+		v, err := s.rules(ctx, r.key)
+		if err != nil {
+			return err
+		}
+		if v != r.want {
+			return fmt.Errorf("%w: %s rules %d, this relink uses %d (%s): delete the store and build it again", ErrRules, r.what, v, r.want, r.name)
+		}
+	}
+	return nil
+}
+
+// setRules records, in meta, the version of the rules named key under
+// which the store's data is made.
+func setRules(tx *sql.Tx, key string, v int) error {
+	_, err := tx.Exec(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, key, strconv.Itoa(v))
+	return err
+}
+
+// rules reads the version of the rules named key; 1 when none was
+// recorded, by a store older than the record.
+func (s *Store) rules(ctx context.Context, key string) (int, error) {
+	var v string
+	err := s.read.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 1, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", key, err)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %q is not a version", key, v)
+	}
+	return n, nil
+}
+
 // LinkRules returns the version of the link rules (backlink.Rules) under
 // which the store's links were classified when it was built: its
 // navigation marks are those rules' verdicts. A store built before the
@@ -433,23 +584,29 @@ func migrate(w *sql.DB) error {
 // the store's navigation marks (BacklinkOptions.ExcludeNav, content
 // inlinks) are not what this build would give: build the store anew.
 func (s *Store) LinkRules(ctx context.Context) (int, error) {
-	var v string
-	err := s.read.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'link_rules'`).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 1, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("store: link rules: %w", err)
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, fmt.Errorf("store: link rules: %q is not a version", v)
-	}
-	return n, nil
+	return s.rules(ctx, "link_rules")
 }
 
-// version reads the schema version; 0 means none.
-func version(q *sql.DB) (int, error) {
+// CanonRules returns the version of the canonicalization rules under
+// which the store's URIs were canonicalized when it was built. A store
+// built before the version was recorded answers 1. When it differs from
+// the version this build canonicalizes with, a URI given to the store may
+// not match the form it holds: build the store anew.
+func (s *Store) CanonRules(ctx context.Context) (int, error) {
+	return s.rules(ctx, "canon_rules")
+}
+
+// querier is what version needs of a *sql.DB or a *sql.Tx.
+type querier interface {
+	QueryRow(query string, args ...any) *sql.Row
+}
+
+// version reads the schema version; 0 means none (or no meta table).
+func version(q querier) (int, error) {
+	var tables int
+	if err := q.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).Scan(&tables); err != nil || tables == 0 {
+		return 0, err
+	}
 	var s string
 	err := q.QueryRow(`SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&s)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -469,11 +626,13 @@ func version(q *sql.DB) (int, error) {
 // schema version this package reads, 1 to SchemaVersion, and returns it.
 func checkVersion(r *sql.DB) (int, error) {
 	v, err := version(r)
-	if err != nil {
+	switch {
+	case err != nil:
 		return 0, err
-	}
-	if v < 1 || v > SchemaVersion {
-		return 0, fmt.Errorf("%w: %d (want 1 to %d)", ErrSchema, v, SchemaVersion)
+	case v < 1:
+		return 0, fmt.Errorf("%w: an SQLite database without a store's schema", ErrNotStore)
+	case v > SchemaVersion:
+		return 0, fmt.Errorf("%w: %d (this package reads 1 to %d)", ErrSchema, v, SchemaVersion)
 	}
 	return v, nil
 }

@@ -722,6 +722,20 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
+// emptyStore finishes an ingest of nothing into the store at path: a
+// complete store without pages.
+func emptyStore(t *testing.T, path string) {
+	t.Helper()
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.IngestWARC(context.Background(), nil, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := store.Open(filepath.Join(dir, "absent.db"), &store.Options{ReadOnly: true}); err == nil {
@@ -735,6 +749,10 @@ func TestOpenErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
+	if _, err := store.Open(filepath.Join(dir, "ro.db"), &store.Options{ReadOnly: true}); !errors.Is(err, store.ErrIncomplete) {
+		t.Errorf("read-only Open of a store no ingest filled: %v, want ErrIncomplete", err)
+	}
+	emptyStore(t, filepath.Join(dir, "ro.db"))
 	ro, err := store.Open(filepath.Join(dir, "ro.db"), &store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)

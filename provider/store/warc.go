@@ -2,14 +2,18 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/linkrot/relink/canon"
@@ -36,7 +40,13 @@ import (
 // maintained WARC library here, so relink carries its own small reader.
 // Resumption, batching and errors are as for IngestManifest; a file that
 // cannot be opened is an error, a file that turns out malformed is counted
-// with ReasonBadRecord from the first bad record on.
+// with ReasonBadRecord from the first bad record on. Resuming goes by the
+// files' content (the size and SHA-256 digest of what was read): a file
+// finished and unchanged is passed over; one that grew (a download that was
+// cut short and completed) or was replaced by another under the same name
+// is read again and counted in Stats.Changed, records an earlier ingest
+// finished in its unchanged part passed over (Stats.Resumed), and a record
+// found malformed before read again. A path given twice is read once.
 func (s *Store) IngestWARC(ctx context.Context, paths []string, opts IngestOptions) (Stats, error) {
 	var total Progress
 	abs := make([]string, len(paths))
@@ -56,35 +66,115 @@ func (s *Store) IngestWARC(ctx context.Context, paths []string, opts IngestOptio
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	produce := func(ctx context.Context, emit func(job) bool, done func(string) bool, resumed, read *atomic.Int64) error {
+	produce := func(ctx context.Context, emit func(job) bool, ps *produceState) error {
+		seen := map[string]bool{}
 		for _, p := range abs {
-			if done("warc:" + p) {
-				if fi, err := os.Stat(p); err == nil {
-					read.Add(fi.Size())
-				}
+			if seen[p] {
 				continue
 			}
-			if err := produceWARC(ctx, p, maxSize, emit, done, resumed, read); err != nil {
+			seen[p] = true
+			if err := produceWARC(ctx, p, maxSize, emit, ps); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return s.ingest(ctx, opts, total, produce)
+	return s.ingest(ctx, "warc", opts, total, produce)
+}
+
+// A WARC file's progress is recorded under "warc:" and its path, with the
+// content it was read from, so that resuming goes by content and not by
+// name: "next N H" while the records of the file's first N bytes, whose
+// SHA-256 digest is H (hex), are being written, "done N H" once the whole
+// file, N bytes, is. Each record has its own row ("warc:PATH#I"). Stores
+// written before the digest was recorded hold "done" alone.
+const (
+	warcNext = "next"
+	warcDone = "done"
+)
+
+// warcState is what an earlier ingest left of a WARC file.
+type warcState int
+
+const (
+	warcNew       warcState = iota // no earlier ingest read it, or one that recorded no digest
+	warcUnchanged                  // done, and the file is the same: pass it over
+	warcSame                       // partly read, and that part is the same: resume
+	warcGrown                      // done, and bytes were added since: resume
+	warcReplaced                   // the part read before is not the same: read it all anew
+)
+
+// checkWARC compares the file at path, of size bytes, with the progress an
+// earlier ingest recorded for it.
+func checkWARC(path string, size int64, progress string) (warcState, error) {
+	state, rest, _ := strings.Cut(progress, " ")
+	n, digest, _ := strings.Cut(rest, " ")
+	read, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || (state != warcNext && state != warcDone) || digest == "" {
+		return warcNew, nil // none recorded, or "done" without a digest
+	}
+	if read > size {
+		return warcReplaced, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("store: ingest WARC: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.CopyN(h, f, read); err != nil {
+		return 0, fmt.Errorf("store: ingest WARC %s: %w", path, err)
+	}
+	switch {
+	case hex.EncodeToString(h.Sum(nil)) != digest:
+		return warcReplaced, nil
+	case state == warcDone && read == size:
+		return warcUnchanged, nil
+	case state == warcDone:
+		return warcGrown, nil // a download completed
+	}
+	return warcSame, nil
 }
 
 // produceWARC emits a job for every response or resource record of the
-// WARC file at path, then a marker job that records the file as done.
-func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job) bool, done func(string) bool, resumed, read *atomic.Int64) error {
+// WARC file at path that an earlier ingest did not finish, then a marker
+// job that records the file as done. Each job carries the file's progress
+// after it. A record the earlier ingest found malformed is read again (a
+// download cut there may have been completed since); so is every record of
+// a file whose content is not what the earlier ingest read.
+func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job) bool, ps *produceState) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("store: ingest WARC: %w", err)
+	}
+	key := "warc:" + path
+	state, err := checkWARC(path, fi.Size(), ps.prior[key])
+	switch {
+	case err != nil:
+		return err
+	case state == warcUnchanged:
+		ps.read.Add(fi.Size())
+		return nil
+	case state == warcGrown || state == warcReplaced:
+		ps.changed.Add(1)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("store: ingest WARC: %w", err)
 	}
 	defer f.Close()
-	cr := &countingReader{r: f, n: read}
+	cr := &countingReader{r: f, n: &ps.read, h: sha256.New()}
 	r, err := warc.NewReader(cr)
 	if err != nil {
 		return fmt.Errorf("store: ingest WARC %s: %w", path, err)
+	}
+	// progress is the file's progress row after what was read so far.
+	progress := func(state string) string {
+		return state + " " + strconv.FormatInt(cr.off, 10) + " " + hex.EncodeToString(cr.h.Sum(nil))
+	}
+	emitRecord := func(source string, run func() item) bool {
+		_, retry := ps.prior[source]
+		return emit(job{source: source, run: run, file: key, progress: progress(warcNext), retry: retry})
 	}
 	lastBad := false // the last record could not be read: the file is cut there
 	for i := 0; ; i++ {
@@ -92,11 +182,11 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 		if err == io.EOF {
 			break
 		}
-		source := "warc:" + path + "#" + strconv.Itoa(i)
+		source := key + "#" + strconv.Itoa(i)
 		if err != nil {
-			if !done(source) && !lastBad {
+			if !lastBad {
 				it := skipped(ReasonBadRecord, err)
-				if !emit(job{source: source, run: func() item { return it }}) {
+				if !emitRecord(source, func() item { return it }) {
 					return ctx.Err()
 				}
 			}
@@ -106,17 +196,20 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 		if t != warc.TypeResponse && t != warc.TypeResource {
 			continue
 		}
-		if done(source) {
-			resumed.Add(1)
+		if outcome, ok := ps.prior[source]; ok && state != warcReplaced && outcome != ReasonBadRecord {
+			ps.resumed.Add(1)
 			continue
 		}
 		run, bad := readRecord(rec, maxSize)
 		lastBad = bad
-		if !emit(job{source: source, run: run}) {
+		if !emitRecord(source, run) {
 			return ctx.Err()
 		}
 	}
-	if !emit(job{source: "warc:" + path, run: func() item { return item{} }}) {
+	if _, err := io.Copy(io.Discard, cr); err != nil { // the rest of the digest
+		return fmt.Errorf("store: ingest WARC %s: %w", path, err)
+	}
+	if !emit(job{source: key, run: func() item { return item{} }, file: key, progress: progress(warcDone)}) {
 		return ctx.Err()
 	}
 	return nil
@@ -206,14 +299,21 @@ func captureItem(target, uri string, status int, header http.Header, body []byte
 	})
 }
 
-// countingReader counts the bytes read through it.
+// countingReader counts the bytes read through it in n, and when h is not
+// nil adds them to h and counts them in off too.
 type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
+	r   io.Reader
+	n   *atomic.Int64
+	h   hash.Hash
+	off int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
+	if c.h != nil {
+		c.h.Write(p[:n])
+		c.off += int64(n)
+	}
 	return n, err
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -168,5 +169,101 @@ func TestIngestWARC(t *testing.T) {
 	}
 	if _, err := s.IngestWARC(ctx, []string{filepath.Join(dir, "absent.warc")}, store.IngestOptions{}); err == nil {
 		t.Error("IngestWARC of a missing file: no error")
+	}
+}
+
+// TestWARCResumeByContent is issue 12 item 8: resuming a WARC ingest goes
+// by the file's content, not its name. A file ingested while its download
+// was cut short, then completed, is read again from where it broke (it was
+// skipped as done); a file replaced by another at the same path is read
+// anew; an unchanged file is passed over. Stats says what was read again.
+func TestWARCResumeByContent(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.warc.gz")
+	writeWARC(t, full)
+	whole, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := store.Open(filepath.Join(dir, "ref.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	if _, err := ref.IngestWARC(ctx, []string{full}, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.Totals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s, err := store.Open(filepath.Join(dir, "grown.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	path := filepath.Join(dir, "crawl.warc.gz")
+	if err := os.WriteFile(path, whole[:len(whole)*6/10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cut, err := s.IngestWARC(ctx, []string{path}, store.IngestOptions{BatchSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut.Skipped[store.ReasonBadRecord] != 1 || cut.Pages == 0 || cut.Pages >= want.Pages {
+		t.Fatalf("ingest of the cut file = %v; want some pages and the cut record bad", cut)
+	}
+
+	if err := os.WriteFile(path, whole, 0o644); err != nil { // the download completed
+		t.Fatal(err)
+	}
+	grown, err := s.IngestWARC(ctx, []string{path}, store.IngestOptions{BatchSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grown.Pages+cut.Pages != want.Pages || grown.Changed != 1 || grown.Resumed == 0 {
+		t.Errorf("ingest of the completed file = %v; want the %d other pages, 1 changed file, the records done before resumed", grown, want.Pages-cut.Pages)
+	}
+	if !strings.Contains(grown.String(), "1 changed file read again") {
+		t.Errorf("summary %q does not say a changed file was read again", grown)
+	}
+	got, err := s.Totals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Totals after the completed file (-one ingest of it +cut, then completed):\n%s", diff)
+	}
+
+	again, err := s.IngestWARC(ctx, []string{path}, store.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Pages != 0 || len(again.Skipped) != 0 || again.Changed != 0 {
+		t.Errorf("ingest of the unchanged file = %v; want nothing read", again)
+	}
+
+	// Another crawl under the same name.
+	var buf bytes.Buffer
+	w := warc.NewWriter(&buf, true)
+	const other = "http://other.example.org/"
+	if err := w.WriteResponse(other, time.Date(2011, 1, 1, 0, 0, 0, 0, time.UTC), 200,
+		http.Header{"Content-Type": {"text/html"}}, []byte(`<html><head><title>Other</title></head><body><p>Another crawl.</p></body></html>`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replaced, err := s.IngestWARC(ctx, []string{path}, store.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if replaced.Pages != 1 || replaced.Changed != 1 || replaced.Resumed != 0 {
+		t.Errorf("ingest of a replaced file = %v; want its page, 1 changed file, nothing resumed", replaced)
+	}
+	if p, err := s.Fetch(ctx, other); err != nil || p.Status != 200 {
+		t.Errorf("Fetch(%q) after the replaced file = %v, %v; want 200", other, p, err)
 	}
 }

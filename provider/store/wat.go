@@ -134,7 +134,9 @@ func (st *LinkStats) merge(o LinkStats) {
 // size of the files. Each file's progress is recorded with every batch:
 // an interrupted ingest keeps its committed batches, and running it again
 // resumes each file after its last committed record and skips finished
-// files. When the ingest ends, the in-degrees of pages and link sources
+// files (by path: unlike IngestWARC, a WAT file's content is not checked).
+// While another ingest writes the store IngestWAT fails at once with
+// ErrLocked. When the ingest ends, the in-degrees of pages and link sources
 // (the backlink rank) are recomputed.
 func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOptions) (LinkStats, error) {
 	start := time.Now()
@@ -159,8 +161,11 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 	if batch <= 0 {
 		batch = DefaultBatchSize
 	}
-	s.ingestMu.Lock()
-	defer s.ingestMu.Unlock()
+	end, err := s.beginIngest(ctx, w, "wat")
+	if err != nil {
+		return st, err
+	}
+	defer end()
 	done, err := watProgress(ctx, w, abs)
 	if err != nil {
 		return st, err

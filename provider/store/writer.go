@@ -44,6 +44,7 @@ const (
 	wAddRedirect
 	wAddSource
 	wAddSkipped
+	wDelSkipped
 	nWriteStmts
 )
 
@@ -59,6 +60,7 @@ var writeSQL = [nWriteStmts]string{
 	wAddRedirect: `INSERT INTO redirects (id, target, status, source) VALUES (?, ?, ?, ?)`,
 	wAddSource:   `INSERT OR REPLACE INTO sources (source, outcome) VALUES (?, ?)`,
 	wAddSkipped:  `INSERT OR REPLACE INTO skipped (source, reason, detail) VALUES (?, ?, ?)`,
+	wDelSkipped:  `DELETE FROM skipped WHERE source = ?`,
 }
 
 // newWriter prepares the writer's statements on db, the one-connection
@@ -208,6 +210,17 @@ func (wr *writer) write(ctx context.Context, it *item) error {
 	}
 	if err := wr.writeItem(ctx, it); err != nil {
 		return fmt.Errorf("store: ingest %s: %w", it.source, err)
+	}
+	if it.retry && it.skip == "" {
+		// What an earlier ingest skipped is a page or redirect now.
+		if err := wr.exec(ctx, wDelSkipped, it.source); err != nil {
+			return fmt.Errorf("store: ingest %s: %w", it.source, err)
+		}
+	}
+	if it.progress != "" {
+		if err := wr.exec(ctx, wAddSource, it.file, it.progress); err != nil {
+			return fmt.Errorf("store: ingest %s: %w", it.file, err)
+		}
 	}
 	return nil
 }

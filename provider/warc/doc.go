@@ -30,7 +30,11 @@
 // record (as Writer does) so that a replay decompresses its record alone.
 // Treat the errors: malformed input gives a *FormatError with the offset
 // of the record at fault (wrapping ErrTruncated when the file ends inside
-// a record). No input makes the package panic or allocate beyond its
+// a record, and naming a Content-Length that runs into the next gzip
+// member's record). Record it as a rejection and call Reader.Resync to go
+// on at the next record (the next gzip member that starts one, or the next
+// version line of a plain file), so that one corrupt member or record does
+// not cost the rest of the file. No input makes the package panic or allocate beyond its
 // bounds: WARC and HTTP headers are bounded by MaxHeaderBytes, blocks are
 // streamed whatever their Content-Length, and decoded bodies are bounded by
 // the limit given to DecodeBody or Archive.MaxBody.

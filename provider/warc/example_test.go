@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -169,4 +170,50 @@ func ExampleArchive_Fetch() {
 	// Output:
 	// http://example.com/old: 200 http://example.com/new "<p>moved here</p>" (archived: true)
 	// http://example.com/missing: 404 http://example.com/missing "" (archived: false)
+}
+
+func ExampleReader_Resync() {
+	// Three gzip members, one record each; the second is damaged.
+	var buf bytes.Buffer
+	w := warc.NewWriter(&buf, true)
+	var offsets []int64
+	for _, page := range []string{"a", "b", "c"} {
+		offsets = append(offsets, w.Offset())
+		h := http.Header{"Content-Type": {"text/html"}}
+		if err := w.WriteResponse("http://example.com/"+page, date, 200, h, []byte("<p>"+page+"</p>")); err != nil {
+			log.Fatal(err)
+		}
+	}
+	data := buf.Bytes()
+	copy(data[offsets[1]+30:], "scratched")
+
+	r, err := warc.NewReader(bytes.NewReader(data))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		var fe *warc.FormatError
+		if errors.As(err, &fe) {
+			// Record the rejection, then go on at the next record.
+			fmt.Println("rejected the record at offset", fe.Offset == offsets[1])
+			if _, err := r.Resync(); err == io.EOF {
+				break
+			} else if err != nil {
+				log.Fatal(err)
+			}
+			continue
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(rec.Header.TargetURI())
+	}
+	// Output:
+	// http://example.com/a
+	// rejected the record at offset true
+	// http://example.com/c
 }

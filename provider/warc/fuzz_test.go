@@ -90,3 +90,105 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// FuzzResync reads any bytes to their end, calling Resync after every
+// *FormatError, and checks that it never panics or loops: every error of
+// Next or of a Body is a *FormatError within the input, and every offset
+// Resync resumes at is past the failure and inside the input, so that the
+// walk ends. Memory stays bounded as for FuzzReader: Resync scans a buffer
+// of fixed size.
+func FuzzResync(f *testing.F) {
+	a := resource("http://a.example/", "alpha", -1)
+	b := resource("http://b.example/", "bravo", -1)
+	ga, gb := gzipMember(f, a), gzipMember(f, b)
+	corrupt := bytes.Clone(gb)
+	for i := 12; i < len(corrupt)-8; i++ {
+		corrupt[i] ^= 0x5a
+	}
+	f.Add(bytes.Join([][]byte{ga, corrupt, ga}, nil))
+	f.Add(bytes.Join([][]byte{ga, []byte("junk \x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"), gb}, nil))
+	f.Add(bytes.Join([][]byte{ga, gzipMember(f, resource("http://long.example/", "lima", 400)), gb}, nil))
+	f.Add(bytes.Join([][]byte{ga, gb[:len(gb)/2]}, nil))
+	f.Add([]byte(a + "WARC/1.1\r\nno colon\r\n" + b))
+	f.Add([]byte(a + resource("http://s.example/", "sierra", 2) + b))
+	f.Add([]byte(a + "WARC/x.y\r\n" + b + "\nWARC/1.1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("NewReader: %v", err)
+		}
+		failed := func(err error) int64 {
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v is not a *FormatError", err)
+			}
+			if fe.Offset < 0 || fe.Offset > int64(len(data)) {
+				t.Fatalf("error offset %d outside the %d-byte input", fe.Offset, len(data))
+			}
+			return fe.Offset
+		}
+		for steps := 0; ; steps++ {
+			if steps > len(data)+2 {
+				t.Fatalf("more than %d steps through %d bytes", steps, len(data))
+			}
+			rec, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if err == nil {
+				_, err = io.Copy(io.Discard, rec.Body)
+				if err == nil {
+					continue
+				}
+			}
+			at := failed(err)
+			off, err := r.Resync()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatalf("Resync after an error at offset %d: %v", at, err)
+			}
+			if off <= at || off > int64(len(data)) {
+				t.Fatalf("Resync after an error at offset %d resumed at %d, of %d bytes", at, off, len(data))
+			}
+		}
+	})
+}
+
+// FuzzReadResponse checks that ReadResponse and DecodeBody never panic on
+// the block of a response record, that the body never holds more than the
+// block, and that DecodeBody keeps to its limit.
+func FuzzReadResponse(f *testing.F) {
+	for _, block := range []string{
+		"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\nhello",
+		"HTTP/1.1 200 OK\r\nContent-Length: -1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nContent-Length: -1\r\nTransfer-Encoding: chunked\r\n\r\n<html>dechunked</html>",
+		"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok",
+		"HTTP/2 301\r\nlocation: /new\r\n\r\n",
+		"HTTP/1.0 200 OK\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhello, world",
+		"HTTP/1.1 200 OK\r\nContent-Encoding: gzip, deflate\r\n\r\n\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff",
+		"HTTP/1.1 200 OK\r\nServer: x",
+	} {
+		f.Add([]byte(block))
+	}
+	f.Fuzz(func(t *testing.T, block []byte) {
+		_, header, body, err := ReadResponse(record(t, TypeResponse, "application/http; msgtype=response", string(block)))
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("ReadResponse error %v is not a *FormatError", err)
+			}
+			return
+		}
+		raw, _ := io.ReadAll(body)
+		if len(raw) > len(block) {
+			t.Fatalf("a body of %d bytes from a block of %d", len(raw), len(block))
+		}
+		const limit = 1 << 16
+		decoded, _ := DecodeBody(header, bytes.NewReader(raw), limit)
+		if len(decoded) > limit {
+			t.Fatalf("DecodeBody gave %d bytes, more than its limit %d", len(decoded), limit)
+		}
+	})
+}

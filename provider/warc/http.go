@@ -45,8 +45,12 @@ var ErrUnsupportedEncoding = errors.New("warc: unsupported content encoding")
 // DecodeBody). It reads from rec.Body, so it is valid until the next call
 // to Reader.Next, and it ends with the block.
 //
-// A record of another type or Content-Type returns an error wrapping
-// ErrNotHTTP; a malformed HTTP message a *FormatError.
+// Content-Length fields that do not agree on one length without a sign
+// (recorders write "Content-Length: -1", pywb's live-web recorder beside
+// chunked transfer coding) are dropped, so that the body is read to the end
+// of the block, which bounds it. A record of another type or Content-Type
+// returns an error wrapping ErrNotHTTP; a malformed HTTP message a
+// *FormatError.
 func ReadResponse(rec *Record) (status int, header http.Header, body io.Reader, err error) {
 	if t := rec.Header.Type(); t != TypeResponse && t != TypeRevisit {
 		return 0, nil, nil, fmt.Errorf("%w: record at offset %d has WARC-Type %q", ErrNotHTTP, rec.Offset, t)
@@ -59,14 +63,16 @@ func ReadResponse(rec *Record) (status int, header http.Header, body io.Reader, 
 	// Like net/http's client, bound the header: the block may be large.
 	lim := &httpHeaderLimit{r: rec.Body, left: MaxHeaderBytes}
 	br := bufio.NewReader(lim)
-	if p, _ := br.Peek(7); string(p) == "HTTP/2 " || string(p) == "HTTP/3 " {
-		proto := string(p[:6]) + ".0 "
-		br.Discard(7)
-		br = bufio.NewReader(io.MultiReader(strings.NewReader(proto), br))
-	}
-	var resp *http.Response
+	var (
+		head []byte
+		resp *http.Response
+	)
 	for {
-		resp, err = http.ReadResponse(br, nil)
+		head, err = readHTTPHead(br)
+		if err == nil {
+			head = fixContentLength(head)
+			resp, err = http.ReadResponse(bufio.NewReader(bytes.NewReader(head)), nil)
+		}
 		if err != nil {
 			return 0, nil, nil, &FormatError{Offset: rec.Offset, Msg: "malformed HTTP response", Err: err}
 		}
@@ -74,13 +80,82 @@ func ReadResponse(rec *Record) (status int, header http.Header, body io.Reader, 
 			break
 		}
 	}
+	// Parse the final head again with the body after it.
 	lim.left = -1 // the header is read: no bound on the body
+	resp, err = http.ReadResponse(bufio.NewReader(io.MultiReader(bytes.NewReader(head), br)), nil)
+	if err != nil {
+		return 0, nil, nil, &FormatError{Offset: rec.Offset, Msg: "malformed HTTP response", Err: err}
+	}
 	body = resp.Body
 	if len(resp.TransferEncoding) > 0 && resp.TransferEncoding[0] == "chunked" && !startsChunked(br) {
 		// net/http has not read from br yet: the body starts there.
 		body = br
 	}
 	return resp.StatusCode, resp.Header, body, nil
+}
+
+// readHTTPHead reads one HTTP message head from br: the status line and
+// the header fields, up to and including the empty line that ends them
+// (or the end of the input). An "HTTP/2" or "HTTP/3" status line is
+// rewritten as "HTTP/2.0" or "HTTP/3.0", which net/http parses.
+func readHTTPHead(br *bufio.Reader) ([]byte, error) {
+	var head []byte
+	for {
+		line, err := br.ReadSlice('\n')
+		if len(head) == 0 && (bytes.HasPrefix(line, []byte("HTTP/2 ")) || bytes.HasPrefix(line, []byte("HTTP/3 "))) {
+			head = append(head, line[:6]...)
+			head = append(head, ".0"...)
+			line = line[6:]
+		}
+		head = append(head, line...)
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF:
+			return head, nil // net/http says what is missing
+		case err != nil:
+			return nil, err
+		}
+		if len(bytes.TrimRight(line, "\r\n")) == 0 && len(head) > len(line) {
+			return head, nil
+		}
+	}
+}
+
+// fixContentLength returns head without its Content-Length fields unless
+// they all hold one length, a decimal number without sign. In a WARC record
+// the block bounds the HTTP message, so a length the server got wrong is
+// not needed to read it: recorders write "Content-Length: -1" (pywb's
+// live-web recorder, beside chunked transfer coding), and net/http refuses
+// a negative or repeated length.
+func fixContentLength(head []byte) []byte {
+	var lengths []string
+	lines := bytes.SplitAfter(head, []byte("\n"))
+	for _, line := range lines[1:] {
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		if ok && strings.EqualFold(string(bytes.TrimSpace(name)), "Content-Length") {
+			lengths = append(lengths, string(bytes.TrimSpace(value)))
+		}
+	}
+	good := len(lengths) > 0
+	for _, v := range lengths {
+		if v != lengths[0] || v == "" || strings.TrimLeft(v, "0123456789") != "" || len(v) > 18 {
+			good = false
+		}
+	}
+	if good || len(lengths) == 0 {
+		return head
+	}
+	out := make([]byte, 0, len(head))
+	out = append(out, lines[0]...)
+	for _, line := range lines[1:] {
+		name, _, ok := bytes.Cut(line, []byte(":"))
+		if ok && strings.EqualFold(string(bytes.TrimSpace(name)), "Content-Length") {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
 }
 
 // errHTTPHeaderTooLarge ends the reading of an HTTP header longer than

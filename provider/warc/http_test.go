@@ -121,6 +121,33 @@ func TestReadResponse(t *testing.T) {
 			status: 301, header: http.Header{"Location": {"/new"}, "Content-Length": {"0"}}, body: "",
 		},
 		{
+			// pywb's live-web recorder writes a length of -1 beside
+			// chunked transfer coding; the block bounds the message.
+			name: "Content-Length -1 and chunked", typ: TypeResponse, contentType: msgResponse,
+			block:  "HTTP/1.1 200 OK\r\nContent-Length: -1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+			status: 200, header: http.Header{}, body: "hello",
+		},
+		{
+			name: "Content-Length -1 and chunked on a dechunked body", typ: TypeResponse, contentType: msgResponse,
+			block:  "HTTP/1.1 200 OK\r\nContent-Length: -1\r\nTransfer-Encoding: chunked\r\n\r\n<html>hello</html>",
+			status: 200, header: http.Header{}, body: "<html>hello</html>",
+		},
+		{
+			name: "Content-Length -1 alone", typ: TypeResponse, contentType: msgResponse,
+			block:  "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\nContent-Length: -1\r\n\r\n<html>hello</html>",
+			status: 200, header: http.Header{"Content-Type": {"text/html"}}, body: "<html>hello</html>",
+		},
+		{
+			name: "two Content-Lengths that differ", typ: TypeResponse, contentType: msgResponse,
+			block:  "HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-length: 7\r\n\r\nhello, world",
+			status: 200, header: http.Header{}, body: "hello, world",
+		},
+		{
+			name: "two Content-Lengths that agree", typ: TypeResponse, contentType: msgResponse,
+			block:  "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello, world",
+			status: 200, header: http.Header{"Content-Length": {"5"}}, body: "hello",
+		},
+		{
 			name: "revisit with the headers alone", typ: TypeRevisit, contentType: msgResponse,
 			block:  "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n",
 			status: 200, header: http.Header{"Content-Type": {"text/html"}}, body: "",

@@ -69,20 +69,24 @@ type Record struct {
 	Offset int64
 	// Body reads the record's block: exactly Content-Length bytes, then
 	// io.EOF. If the input ends sooner, Body returns an error wrapping
-	// ErrTruncated.
+	// ErrTruncated; if, in a gzip file, the block runs on into a gzip
+	// member that starts another record (a Content-Length too long), a
+	// *FormatError, so that no record is swallowed silently.
 	Body io.Reader
 }
 
 // Reader reads WARC records (WARC/1.0 and WARC/1.1, ISO 28500) from a plain
 // or gzip-compressed stream. A Reader is not safe for concurrent use.
 type Reader struct {
-	cnt    *counter
-	src    *bufio.Reader // the input as given, compressed or not
-	gz     *gzip.Reader  // nil for a plain input
-	br     *bufio.Reader // the records' bytes: src, or the current gzip member
-	member int64         // offset of the current gzip member
-	body   *block        // the block of the record returned last
-	err    error         // sticky error
+	cnt     *counter
+	src     *bufio.Reader // the input as given, compressed or not
+	gz      *gzip.Reader  // nil for a plain input
+	br      *bufio.Reader // the records' bytes: src, or the current gzip member
+	member  int64         // offset of the current gzip member
+	members int           // gzip members opened so far
+	body    *block        // the block of the record returned last
+	err     error         // sticky error
+	atStart bool          // err left the input at the start of a record: Resync resumes there
 }
 
 // NewReader returns a Reader of the WARC records in r. It looks at the
@@ -110,7 +114,8 @@ func NewReader(r io.Reader) (*Reader, error) {
 // io.EOF. Malformed input returns a *FormatError carrying the record's
 // offset (wrapping ErrTruncated when the input ends inside a record); a
 // failing input returns its error, wrapped. Errors are sticky: once Next has
-// failed it returns the same error forever.
+// failed it returns the same error until Resync moves past the bad record
+// (only a *FormatError can be moved past).
 //
 // Next is lenient in two ways real files need: line ends may be LF instead
 // of CRLF, and the line ends between records may be missing or doubled.
@@ -262,6 +267,7 @@ func (r *Reader) nextMember() error {
 	// the input positioned at each member's end, which gives the offsets.
 	r.gz.Multistream(false)
 	r.br.Reset(r.gz)
+	r.members++
 	return nil
 }
 
@@ -345,12 +351,25 @@ func (b *block) Read(p []byte) (int, error) {
 	case len(p) == 0:
 		return 0, nil
 	}
+	members := b.r.members
 	if err := b.r.fill(); err != nil {
 		if err == io.EOF {
 			err = &FormatError{Offset: b.off, Msg: fmt.Sprintf("input ends %d bytes before the end of the block", b.left), Err: ErrTruncated}
 		}
 		b.r.err = err
 		return 0, err
+	}
+	if b.r.members != members {
+		// The block goes on in the next gzip member. A record may be
+		// split over members, but a member that starts a record means
+		// that this record's Content-Length is too long: reading on
+		// would swallow the next record.
+		if p, _ := b.r.br.Peek(len("WARC/")); string(p) == "WARC/" {
+			err := &FormatError{Offset: b.off, Msg: fmt.Sprintf(
+				"block runs into the record of the gzip member at offset %d, %d bytes short of its Content-Length", b.r.member, b.left)}
+			b.r.err, b.r.atStart = err, true
+			return 0, err
+		}
 	}
 	if int64(len(p)) > b.left {
 		p = p[:b.left]

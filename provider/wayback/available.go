@@ -70,6 +70,12 @@ func (c *Client) available(ctx context.Context, uri string, at time.Time) (*Snap
 	if err := api.GetJSON(ctx, req, &a); err != nil {
 		return nil, err
 	}
+	return a.snapshot()
+}
+
+// snapshot checks the answer a of the availability API and returns the
+// capture it reports; ErrNoCapture when it reports none.
+func (a *availability) snapshot() (*Snapshot, error) {
 	cl := a.ArchivedSnapshots.Closest
 	if cl == nil || !cl.Available {
 		return nil, ErrNoCapture

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -32,6 +33,11 @@ type Query struct {
 	// positive, the last -Limit when negative (the latest captures). Zero
 	// means DefaultLimit.
 	Limit int
+	// OnSkip, when not nil, is called for every row of the answer that
+	// Captures skips because it cannot be a capture (see RowError), on the
+	// goroutine that called Captures, so that the caller can count them.
+	// LastGood and Redirects skip such rows too.
+	OnSkip func(*RowError)
 }
 
 // Capture is one capture of a URI, a row of the CDX index.
@@ -75,8 +81,14 @@ func (c *Client) replayURL(ts, original string) string {
 // means the zero Query), in the index's order: oldest first. A URI the
 // archive has never captured gives an empty slice and a nil error.
 //
+// A row that cannot be a capture (a timestamp such as "20000012170449", a
+// status that is not a number) is skipped and given to q.OnSkip; only an
+// answer whose every row is so is an error.
+//
 // Errors are *Error values: uri that is not absolute http(s) (ErrBadURI),
-// an answer that is not a CDX JSON array (ErrMalformed), or the error of
+// an answer that is not a CDX JSON array, or whose header lacks the
+// timestamp or original field, or whose every row is skipped
+// (ErrMalformed, with a *RowError for the first bad row), or the error of
 // the request (ErrRateLimited, ErrTimeout, a *StatusError, ...).
 func (c *Client) Captures(ctx context.Context, uri string, q *Query) ([]Capture, error) {
 	caps, err := c.captures(ctx, uri, q)
@@ -98,7 +110,7 @@ func (c *Client) captures(ctx context.Context, uri string, q *Query) ([]Capture,
 	v := url.Values{}
 	v.Set("url", uri)
 	v.Set("output", "json")
-	v.Set("fl", "urlkey,timestamp,original,mimetype,statuscode,digest,length")
+	v.Set("fl", strings.Join(cdxFields, ","))
 	if !q.From.IsZero() {
 		v.Set("from", Timestamp(q.From))
 	}
@@ -128,13 +140,39 @@ func (c *Client) captures(ctx context.Context, uri string, q *Query) ([]Capture,
 	if err := api.GetJSON(ctx, req, &rows); err != nil {
 		return nil, err
 	}
-	return parseCDX(rows)
+	return parseCDX(rows, q.OnSkip)
 }
+
+// RowError is a row of a CDX answer that Captures skipped because it
+// cannot be a capture: a timestamp that is not a date (the Internet
+// Archive's index holds rows such as "20000012170449", month zero), a
+// status or length that is not a number, no original URI, or a row of
+// another width than the header. One such row does not fail the answer.
+type RowError struct {
+	// Row is the row's index in the answer, 1 for the first row after the
+	// header.
+	Row int
+	// Fields is the row as the index gave it.
+	Fields []string
+	// Err says what is wrong; it wraps ErrMalformed.
+	Err error
+}
+
+// Error returns "wayback: CDX row N: ERR".
+func (e *RowError) Error() string {
+	return fmt.Sprintf("wayback: CDX row %d: %v", e.Row, e.Err)
+}
+
+// Unwrap returns e.Err.
+func (e *RowError) Unwrap() error { return e.Err }
 
 // parseCDX turns the rows of a CDX JSON answer into captures. The first row
 // names the fields; an empty answer ([]) has none. An empty row ends the
-// captures: what follows it is a resumption key.
-func parseCDX(rows [][]string) ([]Capture, error) {
+// captures: what follows it is a resumption key. A row that cannot be a
+// capture is skipped and given to onSkip (when not nil); an answer whose
+// every row is skipped is an error wrapping ErrMalformed (the first row's),
+// and so is a header without a timestamp or original field.
+func parseCDX(rows [][]string, onSkip func(*RowError)) ([]Capture, error) {
 	if len(rows) == 0 {
 		return []Capture{}, nil
 	}
@@ -148,49 +186,70 @@ func parseCDX(rows [][]string) ([]Capture, error) {
 		}
 	}
 	caps := make([]Capture, 0, len(rows)-1)
+	var first *RowError
 	for i, row := range rows[1:] {
 		if len(row) == 0 {
 			break
 		}
-		if len(row) != len(rows[0]) {
-			return nil, fmt.Errorf("%w: CDX row %d has %d fields, the header %d", ErrMalformed, i+1, len(row), len(rows[0]))
-		}
-		field := func(name string) string {
-			if j, ok := col[name]; ok {
-				return row[j]
-			}
-			return ""
-		}
-		t, err := ParseTimestamp(field("timestamp"))
+		cp, err := parseRow(col, len(rows[0]), row)
 		if err != nil {
-			return nil, fmt.Errorf("CDX row %d: %w", i+1, err)
-		}
-		cp := Capture{
-			URLKey:   field("urlkey"),
-			Time:     t,
-			Original: field("original"),
-			MIMEType: field("mimetype"),
-			Digest:   field("digest"),
-			Length:   -1,
-		}
-		if cp.Original == "" {
-			return nil, fmt.Errorf("%w: CDX row %d has no original URI", ErrMalformed, i+1)
-		}
-		if s := field("statuscode"); s != "" && s != "-" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 100 || n > 999 {
-				return nil, fmt.Errorf("%w: CDX row %d: status %q", ErrMalformed, i+1, s)
+			re := &RowError{Row: i + 1, Fields: row, Err: err}
+			if first == nil {
+				first = re
 			}
-			cp.Status = n
-		}
-		if s := field("length"); s != "" && s != "-" {
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("%w: CDX row %d: length %q", ErrMalformed, i+1, s)
+			if onSkip != nil {
+				onSkip(re)
 			}
-			cp.Length = n
+			continue
 		}
 		caps = append(caps, cp)
 	}
+	if len(caps) == 0 && first != nil {
+		return nil, first
+	}
 	return caps, nil
+}
+
+// parseRow turns one row of a CDX answer, whose header has width fields
+// at the columns col, into a capture. Errors wrap ErrMalformed.
+func parseRow(col map[string]int, width int, row []string) (Capture, error) {
+	if len(row) != width {
+		return Capture{}, fmt.Errorf("%w: %d fields, the header %d", ErrMalformed, len(row), width)
+	}
+	field := func(name string) string {
+		if j, ok := col[name]; ok {
+			return row[j]
+		}
+		return ""
+	}
+	t, err := ParseTimestamp(field("timestamp"))
+	if err != nil {
+		return Capture{}, err
+	}
+	cp := Capture{
+		URLKey:   field("urlkey"),
+		Time:     t,
+		Original: field("original"),
+		MIMEType: field("mimetype"),
+		Digest:   field("digest"),
+		Length:   -1,
+	}
+	if cp.Original == "" {
+		return Capture{}, fmt.Errorf("%w: no original URI", ErrMalformed)
+	}
+	if s := field("statuscode"); s != "" && s != "-" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 100 || n > 999 {
+			return Capture{}, fmt.Errorf("%w: status %q", ErrMalformed, s)
+		}
+		cp.Status = n
+	}
+	if s := field("length"); s != "" && s != "-" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 {
+			return Capture{}, fmt.Errorf("%w: length %q", ErrMalformed, s)
+		}
+		cp.Length = n
+	}
+	return cp, nil
 }

@@ -47,11 +47,19 @@
 //
 // Every method returns an *Error naming the operation and URI. ErrNoCapture
 // means the archive holds nothing that fits; ErrMalformed an answer not in
-// the documented format (an HTML error page, a CDX row with a bad timestamp);
-// ErrRateLimited, ErrTimeout, ErrTooLarge and *StatusError come from the
-// HTTP layer shared by relink's web API clients, which retries 429 and 5xx
-// answers (honouring Retry-After), bounds each request's time and body, and
-// keeps to a rate (one request a second by default).
+// the documented format (an HTML error page, a CDX header without a
+// timestamp field); ErrRateLimited, ErrTimeout, ErrTooLarge and
+// *StatusError come from the HTTP layer shared by relink's web API clients,
+// which retries 429 and 5xx answers (honouring Retry-After), bounds each
+// request's time and body, and keeps to a rate (one request a second by
+// default).
+//
+// A CDX row that cannot be a capture (the index holds timestamps such as
+// "20000012170449") is skipped and given to Query.OnSkip as a *RowError;
+// only an answer whose every row is bad is an error. A replay that answers
+// 429 or 5xx without a Memento-Datetime header is the archive failing, an
+// error wrapping a *StatusError; one with the header is an archived error
+// page, returned as a Page with its status.
 //
 // # What the caller must do
 //
@@ -68,5 +76,7 @@
 // domain, or cache answers. It trusts the archive's replay of a capture: it
 // does not check the capture's digest. It talks only to BaseURL and
 // AvailabilityURL: a redirect capture's target is recorded, never fetched
-// from the live web.
+// from the live web, and a replay's redirect is read, not followed: the
+// next request is built on BaseURL. So no answer can make a Client connect
+// to another host, private or not.
 package wayback

@@ -105,3 +105,30 @@ func ExampleClient_Redirects() {
 	// 2009-05-12 301 http://example.com/tutorial.html -> http://example.com/docs/tutorial.html
 	// final: http://example.com/docs/tutorial.html loop: false
 }
+
+func ExampleQuery_onSkip() {
+	// The index holds a row whose timestamp is not a date (month zero).
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `[["urlkey","timestamp","original","mimetype","statuscode","digest","length"],
+			["com,example)/","19990125085330","http://example.com/","text/html","200","SHAONE","1910"],
+			["com,example)/","20000012170449","http://example.com/","text/html","200","SHATWO","1911"],
+			["com,example)/","20010203040506","http://example.com/","text/html","200","SHATWO","1911"]]`)
+	}))
+	defer srv.Close()
+	c := &wayback.Client{BaseURL: srv.URL, Rate: rate.Inf}
+
+	skipped := 0
+	caps, err := c.Captures(context.Background(), "http://example.com/", &wayback.Query{
+		OnSkip: func(re *wayback.RowError) {
+			skipped++
+			fmt.Println(re)
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(caps), "captures,", skipped, "row skipped")
+	// Output:
+	// wayback: CDX row 2: malformed response: timestamp "20000012170449": parsing time "20000012170449": month out of range
+	// 2 captures, 1 row skipped
+}

@@ -38,7 +38,9 @@ var lastGoodFilters = []string{`statuscode:2..`, `mimetype:(text/html|applicatio
 // replay URL), replacing any the archive sent. A body longer than
 // Client.MaxBody is cut and marked with web.TruncatedHeader. When the archive
 // refuses to replay the capture (an excluded site answers 403, say), the
-// Page has the replay's status.
+// Page has the replay's status; when it fails (a 429 or 5xx answer without
+// a Memento-Datetime header, on every attempt), the error wraps a
+// *StatusError.
 //
 // A URI with no such capture gives an *Error wrapping ErrNoCapture; revisit
 // records, which the index lists without a status, are not considered.
@@ -113,7 +115,10 @@ type replayed struct {
 // the archive's redirects to other captures of the same URI (the archive
 // sends one when ts is not exactly a capture's), at most MaxHops of them,
 // but not a redirect to another URI: that is the answer of a redirect
-// capture, which is returned as it is.
+// capture, which is returned as it is. Every request goes to the archive
+// (BaseURL), never to a host an answer names: a redirect is read, not
+// followed, and the next request is built from its timestamp and URI.
+// An answer of the archive itself (see archiveFailed) is a *StatusError.
 func (c *Client) fetchRaw(ctx context.Context, ts, original string) (*apiclient.Response, replayed, error) {
 	api, err := c.check()
 	if err != nil {
@@ -129,6 +134,9 @@ func (c *Client) fetchRaw(ctx context.Context, ts, original string) (*apiclient.
 		if err != nil {
 			return nil, at, err
 		}
+		if archiveFailed(resp) {
+			return nil, at, &StatusError{Status: resp.Status, Header: resp.Header}
+		}
 		if !filter.IsRedirect(resp.Status) || hop >= c.maxHops() {
 			return resp, at, nil
 		}
@@ -138,6 +146,15 @@ func (c *Client) fetchRaw(ctx context.Context, ts, original string) (*apiclient.
 		}
 		at = replayed{url: c.replayURL(next.ts, next.original), ts: next.ts}
 	}
+}
+
+// archiveFailed reports whether resp is the archive failing rather than a
+// capture: a 429 or 5xx answer without the Memento-Datetime header the
+// Wayback Machine sends with every replay (RFC 7089 §2.1.1). A capture of
+// a page that answered 429 or 5xx is replayed with that status and the
+// header, and is a capture like any other.
+func archiveFailed(resp *apiclient.Response) bool {
+	return (resp.Status == http.StatusTooManyRequests || resp.Status >= 500) && resp.Header.Get(MementoDatetimeHeader) == ""
 }
 
 // replayRef is a replay URL of the archive taken apart.

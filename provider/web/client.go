@@ -16,6 +16,8 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/internal/retry"
+	"github.com/linkrot/relink/internal/useragent"
 )
 
 // Defaults of the Client fields, and the limits and names a Client uses; a
@@ -53,9 +55,9 @@ const (
 	DefaultTimeout = 30 * time.Second
 	// DefaultBackoff is the wait before the second attempt; it doubles
 	// before each later one, with jitter.
-	DefaultBackoff = time.Second
+	DefaultBackoff = retry.DefaultFirst
 	// DefaultMaxBackoff caps the wait between two attempts.
-	DefaultMaxBackoff = 30 * time.Second
+	DefaultMaxBackoff = retry.DefaultMax
 	// DefaultMaxWait caps a wait a server asks for, with Retry-After or a
 	// robots.txt Crawl-delay.
 	DefaultMaxWait = time.Minute
@@ -70,10 +72,11 @@ const (
 	// RFC 9309 §2.5 lets a crawler parse.
 	RobotsMaxBody int64 = 500 << 10
 	// DefaultUserAgent is the User-Agent a Client sends: the product token
-	// "relink", its version and where to read about it.
-	DefaultUserAgent = "relink/" + Version + " (+https://github.com/linkrot/relink)"
+	// "relink", its version and where to read about it. It is relink's one
+	// User-Agent, the one the search and archive clients send too.
+	DefaultUserAgent = useragent.Default
 	// Version is the relink version DefaultUserAgent names.
-	Version = "0.1.0"
+	Version = useragent.Version
 )
 
 // TruncatedHeader is the header Fetch adds, with the value "true", to a
@@ -106,7 +109,7 @@ type Client struct {
 	// Attempts is how many times a URI is tried before Fetch gives up;
 	// zero or less means DefaultAttempts (5), and 1 turns retries off.
 	// A network error, a timeout, a cut body and the statuses 408, 429 and
-	// 5xx are tried again; any other answer is final. (The paper retried
+	// 5xx (but 501 and 505) are tried again; any other answer is final. (The paper retried
 	// every non-2xx answer; a 404 or 403 is as final on the fifth attempt
 	// as on the first, so Fetch does not spend four more requests on it.)
 	Attempts int

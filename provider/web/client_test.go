@@ -201,36 +201,6 @@ func TestFetchRetryAfter(t *testing.T) {
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
-	tests := []struct {
-		name  string
-		value string
-		want  time.Duration
-		ok    bool
-	}{
-		{"empty", "", 0, false},
-		{"seconds", "120", 2 * time.Minute, true},
-		{"zero", "0", 0, true},
-		{"huge", "99999999999999999999", 0, false},
-		{"very large", "9999999999999", time.Duration(1<<63 - 1).Truncate(time.Second), true},
-		{"negative", "-5", 0, false},
-		{"fraction", "1.5", 0, false},
-		{"IMF date ahead", "Wed, 01 May 2024 12:00:30 GMT", 30 * time.Second, true},
-		{"RFC 850 date ahead", "Wednesday, 01-May-24 12:01:00 GMT", time.Minute, true},
-		{"date in the past", "Wed, 01 May 2024 11:00:00 GMT", 0, true},
-		{"garbage", "soon", 0, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := parseRetryAfter(tt.value, now)
-			if got != tt.want || ok != tt.ok {
-				t.Errorf("parseRetryAfter(%q) = %v, %v, want %v, %v", tt.value, got, ok, tt.want, tt.ok)
-			}
-		})
-	}
-}
-
 func TestDelay(t *testing.T) {
 	c := &Client{Backoff: 100 * time.Millisecond, MaxBackoff: time.Second, MaxWait: 5 * time.Second}
 	tests := []struct {

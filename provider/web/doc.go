@@ -12,7 +12,7 @@
 //
 // Retries: up to five attempts per URI, as in the paper (§3.1 "HTTP Status
 // Codes"), after network errors, timeouts, cut bodies and the answers 408,
-// 429 and 5xx, with exponential backoff and jitter (1 s, 2 s, 4 s, 8 s, at
+// 429 and 5xx (but 501 and 505, which say "never"), with exponential backoff and jitter (1 s, 2 s, 4 s, 8 s, at
 // most 30 s), or the wait a Retry-After header asks for (at most a
 // minute). When every attempt fails, the last answer is returned as a Page
 // with its status; when there was none, an error.

@@ -8,10 +8,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/internal/retry"
 	"github.com/linkrot/relink/provider/warc"
 )
 
@@ -37,7 +37,7 @@ func (c *Client) fetch(ctx context.Context, u *url.URL, o fetchOptions) (*filter
 			wait = -1
 		}
 		switch {
-		case err == nil && !retryableStatus(page.Status):
+		case err == nil && !retry.Status(page.Status):
 			return page, n, nil
 		case err == nil:
 			last = page
@@ -53,7 +53,7 @@ func (c *Client) fetch(ctx context.Context, u *url.URL, o fetchOptions) (*filter
 		if n == attempts {
 			break
 		}
-		if err := sleep(ctx, c.delay(n, wait)); err != nil {
+		if err := retry.Sleep(ctx, c.delay(n, wait)); err != nil {
 			return nil, n, err
 		}
 	}
@@ -140,8 +140,8 @@ func (c *Client) request(ctx context.Context, u *url.URL, crawlDelay time.Durati
 		header.Set(TruncatedHeader, "true")
 	}
 	wait = -1
-	if retryableStatus(resp.StatusCode) {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+	if retry.Status(resp.StatusCode) {
+		if d, ok := retry.After(resp.Header.Get("Retry-After"), time.Now()); ok {
 			wait = d
 		}
 	}
@@ -186,28 +186,4 @@ func readBody(resp *http.Response, limit int64) (body []byte, truncated, decoded
 		return body[:limit:limit], true, decoded, nil
 	}
 	return body, false, decoded, err
-}
-
-// retryableStatus reports whether an answer with status may be better on
-// another attempt: 408 Request Timeout, 429 Too Many Requests and 5xx.
-func retryableStatus(status int) bool {
-	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests ||
-		status >= 500 && status <= 599
-}
-
-// parseRetryAfter reads a Retry-After value (RFC 9110 §10.2.3): a number
-// of seconds or an HTTP date, a date in the past meaning no wait.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	if v == "" {
-		return 0, false
-	}
-	if n, err := strconv.ParseUint(v, 10, 64); err == nil {
-		const most = uint64(1<<63-1) / uint64(time.Second)
-		return time.Duration(min(n, most)) * time.Second, true
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return max(t.Sub(now), 0), true
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"testing"
-	"time"
 
 	"github.com/temoto/robotstxt"
 )
@@ -27,19 +26,6 @@ func FuzzRobots(f *testing.F) {
 		}
 		if _, err := robotstxt.FromBytes(usableRobotsLines(body)); err != nil {
 			t.Errorf("usableRobotsLines(%q) does not parse: %v", body, err)
-		}
-	})
-}
-
-// FuzzRetryAfter checks that no Retry-After value gives a negative wait.
-func FuzzRetryAfter(f *testing.F) {
-	for _, s := range []string{"120", "0", "Wed, 01 May 2024 12:00:30 GMT", "-1", "99999999999999999999", ""} {
-		f.Add(s)
-	}
-	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
-	f.Fuzz(func(t *testing.T, v string) {
-		if d, ok := parseRetryAfter(v, now); d < 0 || !ok && d != 0 {
-			t.Errorf("parseRetryAfter(%q) = %v, %v", v, d, ok)
 		}
 	})
 }

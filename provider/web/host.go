@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/linkrot/relink/internal/retry"
 )
 
 // minSweep is the number of host and robots.txt entries below which the
@@ -39,7 +41,7 @@ func (c *Client) acquire(ctx context.Context, hostname string, crawlDelay time.D
 		h.limiter.SetLimit(limit)
 	}
 	r := h.limiter.Reserve()
-	if err := sleep(ctx, r.Delay()); err != nil {
+	if err := retry.Sleep(ctx, r.Delay()); err != nil {
 		r.Cancel()
 		<-h.slots
 		c.unref(h)

@@ -58,6 +58,12 @@ func (e *robotsEntry) check(u *url.URL) (time.Duration, error) {
 	if !e.group.Test(u.RequestURI()) {
 		return 0, fmt.Errorf("%w: %s", ErrDisallowed, u)
 	}
+	if e.group.CrawlDelay < 0 {
+		// robotstxt refuses negative delays, so this one overflowed
+		// time.Duration ("Crawl-delay: 1e308"): the longest wait was
+		// asked for, which acquire caps at MaxWait.
+		return time.Duration(math.MaxInt64), nil
+	}
 	return e.group.CrawlDelay, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"sync"
@@ -304,5 +305,36 @@ func TestProductToken(t *testing.T) {
 		if got := productToken(tt.ua); got != tt.want {
 			t.Errorf("productToken(%q) = %q, want %q", tt.ua, got, tt.want)
 		}
+	}
+}
+
+// TestRobotsCrawlDelayOverflow checks the delay check gives for a
+// Crawl-delay too long for time.Duration, which the parser turns negative:
+// found by FuzzRobotsGroup. It is the longest wait (acquire caps it at
+// MaxWait), never a negative one that would drop the site's request to
+// slow down.
+func TestRobotsCrawlDelayOverflow(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want time.Duration
+	}{
+		{"ordinary", "User-agent: *\nCrawl-delay: 2.5\n", 2500 * time.Millisecond},
+		{"too long for a Duration", "User-agent: *\nCrawl-delay: 1e308\n", time.Duration(math.MaxInt64)},
+		{"just too long", "User-agent: *\nCrawl-delay: 9300000000\n", time.Duration(math.MaxInt64)},
+		{"none", "User-agent: *\nDisallow: /private\n", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data := parseRobots([]byte(tc.body))
+			if data == nil {
+				t.Fatalf("parseRobots(%q) = nil", tc.body)
+			}
+			e := &robotsEntry{group: data.FindGroup("relink")}
+			got, err := e.check(&url.URL{Scheme: "http", Host: "example.com", Path: "/"})
+			if err != nil || got != tc.want {
+				t.Errorf("check = %v, %v; want %v", got, err, tc.want)
+			}
+		})
 	}
 }

@@ -23,8 +23,18 @@ func readBody(r io.Reader, max int64) (body []byte, truncated bool, err error) {
 // snippet returns the start of body made safe to print on one line: invalid
 // UTF-8 and control characters become U+FFFD or a space, runs of white space
 // one space, and it is cut at SnippetLen runes with "…". Secrets are
-// scrubbed by the caller.
+// scrubbed by the caller (redactor.snippet does both).
 func snippet(body []byte) string {
+	s, cut := clean(body, SnippetLen)
+	if cut {
+		s += "…"
+	}
+	return s
+}
+
+// clean returns at most most runes of body made safe to print on one line
+// (see snippet), and whether there was more to print.
+func clean(body []byte, most int) (string, bool) {
 	var b strings.Builder
 	n := 0
 	space := false
@@ -44,9 +54,8 @@ func snippet(body []byte) string {
 		if space {
 			need++
 		}
-		if n+need > SnippetLen {
-			b.WriteString("…")
-			break
+		if n+need > most {
+			return b.String(), true
 		}
 		if space {
 			b.WriteByte(' ')
@@ -56,5 +65,21 @@ func snippet(body []byte) string {
 		n += need
 		body = body[size:]
 	}
-	return b.String()
+	return b.String(), false
+}
+
+// cutRunes returns s cut at most runes, with "…" when it was cut or more
+// was.
+func cutRunes(s string, most int, more bool) string {
+	n := 0
+	for i := range s {
+		if n == most {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	if more {
+		return s + "…"
+	}
+	return s
 }

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 
-	"github.com/linkrot/relink/provider/web"
+	"github.com/linkrot/relink/internal/retry"
+	"github.com/linkrot/relink/internal/useragent"
 )
 
 // Defaults of the Client fields; a zero (or negative, where that has no
@@ -21,9 +23,9 @@ const (
 	DefaultAttempts = 5
 	// DefaultBackoff is the wait before the second attempt; it doubles
 	// before each later one, with jitter.
-	DefaultBackoff = time.Second
+	DefaultBackoff = retry.DefaultFirst
 	// DefaultMaxBackoff caps the wait between two attempts.
-	DefaultMaxBackoff = 30 * time.Second
+	DefaultMaxBackoff = retry.DefaultMax
 	// DefaultMaxWait caps a Retry-After wait the Client will honour.
 	DefaultMaxWait = time.Minute
 	// DefaultTimeout bounds one attempt, from connecting to the last byte
@@ -44,9 +46,9 @@ const (
 	DefaultBurst = 1
 )
 
-// DefaultUserAgent is the User-Agent a Client sends unless told otherwise,
-// the one provider/web sends.
-const DefaultUserAgent = web.DefaultUserAgent
+// DefaultUserAgent is the User-Agent a Client sends unless told otherwise:
+// relink's, the one provider/web sends for pages.
+const DefaultUserAgent = useragent.Default
 
 // Client sends requests to one web API for one key. The zero value is ready
 // to use with the defaults named in the field comments.
@@ -60,9 +62,10 @@ type Client struct {
 	Service string
 
 	// HTTP carries the requests; nil means a client of the Client's own
-	// that uses no proxy. Its CheckRedirect, when set, replaces the
-	// Client's redirect policy (MaxRedirects, and keeping secret headers
-	// from other hosts); its Timeout, when set, applies besides Timeout.
+	// that uses no proxy. Its CheckRedirect, when set, is asked after the
+	// Client's own redirect policy (MaxRedirects, CrossHostRedirects, no
+	// Referer), which it cannot loosen; its Timeout, when set, applies
+	// besides Timeout.
 	HTTP *http.Client
 	// UserAgent is sent with every request that does not set its own;
 	// empty means DefaultUserAgent.
@@ -108,6 +111,15 @@ type Client struct {
 	// DefaultMaxRedirects (10); a negative value follows none, and the
 	// 3xx answer is the Response.
 	MaxRedirects int
+	// CrossHostRedirects lets a redirect lead to another host (or port)
+	// than the request's, or from https to http. Off, the default, such a
+	// redirect ends the attempt with an error wrapping ErrRedirectRefused,
+	// and nothing is sent there: an API's base URL names the one host the
+	// user trusts with the key. On, the redirect is followed, but without
+	// the headers and query parameters named in Secrets, Authorization and
+	// Cookie, so the key still stays home (and the other host will likely
+	// refuse the request). No request ever carries a Referer.
+	CrossHostRedirects bool
 
 	// Secrets names the request headers and query parameters that carry
 	// secrets ("X-Subscription-Token", "key"); names of query parameters
@@ -116,8 +128,16 @@ type Client struct {
 	// by a redirect.
 	Secrets []string
 	// Redact lists further secret values, such as a key carried in the URL
-	// path, that never appear in an error.
+	// path, that never appear in an error. The password of a URL's user
+	// information is always treated as a secret.
 	Redact []string
+
+	// Wait reads from a 429 or 5xx answer's header how long the service
+	// asks the Client to wait before the next attempt, as retry.After reads
+	// Retry-After; ok is false when the header says nothing. Nil means the
+	// Retry-After header alone. A service that says it elsewhere (Brave's
+	// X-RateLimit-Reset) sets it.
+	Wait func(h http.Header, now time.Time) (d time.Duration, ok bool)
 
 	once    sync.Once
 	limiter *rate.Limiter
@@ -157,33 +177,63 @@ func (c *Client) init() {
 			t.Proxy = nil
 			hc.Transport = t
 		}
-		if hc.CheckRedirect == nil {
-			hc.CheckRedirect = c.checkRedirect
-		}
+		hc.CheckRedirect = c.checkRedirect(hc.CheckRedirect)
 		c.hc = &hc
 	})
 }
 
-// checkRedirect follows at most MaxRedirects redirects and drops the
-// secret headers on the way to another host (net/http drops only its own
-// sensitive headers, such as Authorization).
-func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	most := c.MaxRedirects
-	switch {
-	case most < 0:
-		return http.ErrUseLastResponse
-	case most == 0:
-		most = DefaultMaxRedirects
+// checkRedirect follows at most MaxRedirects redirects, never sends a
+// Referer (net/http sets one to the previous URL, which may hold a key in
+// its query), refuses a redirect to another host or from https to http
+// unless CrossHostRedirects is set, and when it is, strips the secrets from
+// the redirected request. A CheckRedirect of the caller's HTTP client is
+// asked last.
+func (c *Client) checkRedirect(user func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		req.Header.Del("Referer")
+		most := c.MaxRedirects
+		switch {
+		case most < 0:
+			return http.ErrUseLastResponse
+		case most == 0:
+			most = DefaultMaxRedirects
+		}
+		if len(via) > most {
+			return fmt.Errorf("%w (%d)", ErrTooManyRedirects, most)
+		}
+		from := via[0].URL
+		if !strings.EqualFold(req.URL.Host, from.Host) || (from.Scheme == "https" && req.URL.Scheme != "https") {
+			if !c.CrossHostRedirects {
+				return fmt.Errorf("%w: to %s://%s", ErrRedirectRefused, req.URL.Scheme, req.URL.Host)
+			}
+			c.strip(req)
+		}
+		if user != nil {
+			return user(req, via)
+		}
+		return nil
 	}
-	if len(via) > most {
-		return fmt.Errorf("%w (%d)", ErrTooManyRedirects, most)
-	}
-	if req.URL.Host != via[0].URL.Host {
-		for _, name := range c.Secrets {
-			req.Header.Del(name)
+}
+
+// strip removes from req the headers and query parameters named in
+// Secrets, and the credentials net/http would forward to a host it deems
+// related (a subdomain).
+func (c *Client) strip(req *http.Request) {
+	req.Header.Del("Authorization")
+	req.Header.Del("Cookie")
+	req.URL.User = nil
+	q := req.URL.Query()
+	changed := false
+	for _, name := range c.Secrets {
+		req.Header.Del(name)
+		if q.Has(name) {
+			q.Del(name)
+			changed = true
 		}
 	}
-	return nil
+	if changed {
+		req.URL.RawQuery = q.Encode()
+	}
 }
 
 // CloseIdleConnections closes the connections kept open for later requests;
@@ -197,6 +247,14 @@ func (c *Client) attempts() int          { return orDefault(c.Attempts, DefaultA
 func (c *Client) timeout() time.Duration { return orDefault(c.Timeout, DefaultTimeout) }
 func (c *Client) maxBody() int64         { return orDefault(c.MaxBody, DefaultMaxBody) }
 func (c *Client) maxWait() time.Duration { return orDefault(c.MaxWait, DefaultMaxWait) }
+
+// waitFor returns the wait the answer's header asks for (see Client.Wait).
+func (c *Client) waitFor(h http.Header) (time.Duration, bool) {
+	if c.Wait != nil {
+		return c.Wait(h, now())
+	}
+	return retry.After(h.Get("Retry-After"), now())
+}
 
 // orDefault returns v, or def when v is zero or negative.
 func orDefault[T int | int64 | time.Duration](v, def T) T {

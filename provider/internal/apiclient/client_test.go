@@ -2,6 +2,7 @@ package apiclient_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/provider/internal/apiclient"
@@ -334,28 +337,98 @@ func TestRedirects(t *testing.T) {
 	})
 }
 
-func TestSecretHeaderNotSentToOtherHost(t *testing.T) {
-	var got atomic.Value
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got.Store(r.Header.Get("X-Api-Key") + "|" + r.Header.Get("X-Plain"))
+// TestRedirectToOtherHost checks issue 12's first failure: a redirect to
+// another host must carry no key there, in no header, parameter or
+// Referer, and by default must not be followed at all.
+func TestRedirectToOtherHost(t *testing.T) {
+	tests := []struct {
+		name      string
+		crossHost bool
+		location  func(other string, r *http.Request) string
+		wantSeen  bool  // the other host gets a request
+		wantErr   error // nil: success
+	}{
+		{"refused by default", false, func(o string, r *http.Request) string { return o + r.URL.RequestURI() }, false, apiclient.ErrRedirectRefused},
+		{"allowed, same query", true, func(o string, r *http.Request) string { return o + r.URL.RequestURI() }, true, nil},
+		{"allowed, plain path", true, func(o string, r *http.Request) string { return o + "/" }, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var seen atomic.Value
+			other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var b strings.Builder
+				fmt.Fprintf(&b, "%s\n", r.URL)
+				for name, vs := range r.Header {
+					fmt.Fprintf(&b, "%s: %s\n", name, strings.Join(vs, ", "))
+				}
+				seen.Store(b.String())
+				fmt.Fprint(w, goodBody)
+			}))
+			defer other.Close()
+			// other's URL names 127.0.0.1; this one is reached as localhost,
+			// so the redirect crosses hosts.
+			first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, tt.location(other.URL, r), http.StatusFound)
+			}))
+			defer first.Close()
+			u, _ := url.Parse(first.URL)
+			req := newRequest(t, "http://localhost:"+u.Port(), "/")
+			req.Header.Set("X-Plain", "visible")
+			req.Header.Set("Authorization", "Bearer "+testKey)
+			c := newClient()
+			c.CrossHostRedirects = tt.crossHost
+			err := c.GetJSON(context.Background(), req, new(payload))
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				assert.NotContains(t, err.Error(), testKey)
+			} else {
+				require.NoError(t, err)
+			}
+			got, _ := seen.Load().(string)
+			require.Equal(t, tt.wantSeen, got != "", "the other host got a request: %q", got)
+			assert.NotContains(t, got, testKey, "the other host saw the key")
+			assert.NotContains(t, got, "Referer", "the other host got a Referer")
+			if tt.wantSeen {
+				assert.Contains(t, got, "X-Plain: visible", "a header that is no secret was dropped")
+			}
+		})
+	}
+}
+
+// TestNoReferer checks that a same-host redirect carries no Referer either.
+func TestNoReferer(t *testing.T) {
+	var referer atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/new", http.StatusMovedPermanently)
+			return
+		}
+		referer.Store(r.Header.Get("Referer") + "|")
 		fmt.Fprint(w, goodBody)
 	}))
+	defer srv.Close()
+	req := newRequest(t, srv.URL, "/old")
+	req.Header.Set("Referer", "https://secret.example/?key="+testKey)
+	require.NoError(t, newClient().GetJSON(context.Background(), req, new(payload)))
+	assert.Equal(t, "|", referer.Load(), "Referer sent")
+}
+
+// TestCallerCheckRedirectCannotLoosen checks that a caller's CheckRedirect
+// runs after the Client's policy, which it cannot switch off.
+func TestCallerCheckRedirectCannotLoosen(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, goodBody) }))
 	defer other.Close()
-	// other's URL names 127.0.0.1; this one is reached as localhost, so the
-	// redirect crosses hosts.
 	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, other.URL+"/", http.StatusFound)
 	}))
 	defer first.Close()
 	u, _ := url.Parse(first.URL)
-	req := newRequest(t, "http://localhost:"+u.Port(), "/")
-	req.Header.Set("X-Plain", "visible")
-	if err := newClient().GetJSON(context.Background(), req, new(payload)); err != nil {
-		t.Fatalf("GetJSON() = %v", err)
-	}
-	if got := got.Load(); got != "|visible" {
-		t.Errorf("other host saw X-Api-Key|X-Plain = %q, want %q", got, "|visible")
-	}
+	called := false
+	c := newClient()
+	c.HTTP = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { called = true; return nil }}
+	err := c.GetJSON(context.Background(), newRequest(t, "http://localhost:"+u.Port(), "/"), new(payload))
+	require.ErrorIs(t, err, apiclient.ErrRedirectRefused)
+	assert.False(t, called, "the caller's CheckRedirect ran before the refusal")
 }
 
 func TestUserAgent(t *testing.T) {
@@ -623,4 +696,51 @@ func FuzzGetJSON(f *testing.F) {
 			t.Fatalf("GetJSON(%q) error is %d bytes long", body, len(err.Error()))
 		}
 	})
+}
+
+// TestEchoedCredentialsRedacted checks issue 12's minor failure: a server
+// that echoes the request's Authorization header (basic credentials from
+// the URL, base64-encoded) or a key in its body shows neither in an error,
+// even where the snippet's cut falls inside the secret.
+func TestEchoedCredentialsRedacted(t *testing.T) {
+	const user, password = "relink", "pa55-w0rd-Secret"
+	basic := base64.StdEncoding.EncodeToString([]byte(user + ":" + password))
+	tests := []struct {
+		name   string
+		status int
+		body   func(r *http.Request) string
+	}{
+		{"Authorization echoed in a 401", 401, func(r *http.Request) string { return "denied: " + r.Header.Get("Authorization") }},
+		{"Authorization echoed in a 200 that is not JSON", 200, func(r *http.Request) string { return "<pre>" + r.Header.Get("Authorization") + "</pre>" }},
+		{"cut falls inside the base64", 500, func(r *http.Request) string {
+			return strings.Repeat("x", apiclient.SnippetLen-10) + r.Header.Get("Authorization")
+		}},
+		{"key in base64", 403, func(r *http.Request) string { return base64.StdEncoding.EncodeToString([]byte(testKey)) }},
+		{"key in URL-safe base64 without padding", 403, func(r *http.Request) string {
+			return base64.RawURLEncoding.EncodeToString([]byte(testKey))
+		}},
+		{"password in the clear", 400, func(r *http.Request) string { return "bad password " + password }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tt.status)
+				fmt.Fprint(w, tt.body(r))
+			}))
+			defer srv.Close()
+			u, err := url.Parse(srv.URL)
+			require.NoError(t, err)
+			u.User = url.UserPassword(user, password)
+			req := newRequest(t, u.String(), "/search")
+			c := newClient()
+			c.Attempts = 1
+			err = c.GetJSON(context.Background(), req, new(payload))
+			require.Error(t, err)
+			msg := fmt.Sprintf("%v %+v", err, err)
+			for _, secret := range []string{password, basic, basic[:len(basic)-4], testKey} {
+				assert.NotContains(t, msg, secret)
+			}
+			assert.Contains(t, msg, apiclient.Redacted)
+		})
+	}
 }

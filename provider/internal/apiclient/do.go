@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/linkrot/relink/internal/retry"
 )
 
 // Response is one HTTP answer, read whole (up to Client.MaxBody).
@@ -83,25 +85,31 @@ func (c *Client) GetJSON(ctx context.Context, req *http.Request, v any) error {
 		return c.statusErr(req, n, resp)
 	}
 	red := c.redactor(req)
-	fail := func(cause error) error {
-		return &Error{Service: c.Service, Method: req.Method, URL: red.url(req.URL), Attempts: n, Err: cause}
-	}
 	if resp.Truncated {
-		return fail(fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxBody()))
+		err = fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxBody())
+	} else if merr := unmarshal(resp.Body, v); merr != nil {
+		merr.reason = red.text(merr.reason)
+		merr.snippet = red.snippet(bytes.TrimSpace(resp.Body))
+		err = merr
 	}
-	body := bytes.TrimSpace(resp.Body)
+	if err != nil {
+		return &Error{Service: c.Service, Method: req.Method, URL: red.url(req.URL), Attempts: n, Err: err}
+	}
+	return nil
+}
+
+// unmarshal decodes body into v as GetJSON does: one JSON value, not empty
+// and not null. The error's reason and snippet are not yet redacted.
+func unmarshal(body []byte, v any) *malformedError {
+	body = bytes.TrimSpace(body)
 	switch {
 	case len(body) == 0:
-		return fail(&malformedError{reason: "empty body"})
+		return &malformedError{reason: "empty body"}
 	case bytes.Equal(body, []byte("null")):
-		return fail(&malformedError{reason: "body is null"})
+		return &malformedError{reason: "body is null"}
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		return fail(&malformedError{
-			reason:  red.text(err.Error()),
-			snippet: red.text(snippet(body)),
-			cause:   err,
-		})
+		return &malformedError{reason: err.Error(), snippet: snippet(body), cause: err}
 	}
 	return nil
 }
@@ -116,10 +124,10 @@ func (c *Client) statusErr(req *http.Request, n int, resp *Response) error {
 	red := c.redactor(req)
 	se := &StatusError{
 		Status:  resp.Status,
-		Snippet: red.text(snippet(resp.Body)),
+		Snippet: red.snippet(resp.Body),
 		Header:  resp.Header,
 	}
-	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), now()); ok {
+	if d, ok := c.waitFor(resp.Header); ok {
 		se.RetryAfter = d
 	}
 	return &Error{Service: c.Service, Method: req.Method, URL: red.url(req.URL), Attempts: n, Err: se}
@@ -150,10 +158,10 @@ func (c *Client) do(ctx context.Context, req *http.Request) (*Response, int, err
 		switch {
 		case err != nil && final(err):
 			return nil, n, fail(n, err)
-		case err == nil && !retryStatus(resp.Status):
+		case err == nil && !retry.Status(resp.Status):
 			return resp, n, nil
 		case err == nil:
-			if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), now()); ok {
+			if d, ok := c.waitFor(resp.Header); ok {
 				if d > c.maxWait() {
 					return resp, n, nil
 				}
@@ -166,7 +174,7 @@ func (c *Client) do(ctx context.Context, req *http.Request) (*Response, int, err
 			}
 			return resp, n, nil
 		}
-		if err := sleep(ctx, c.delay(n, wait)); err != nil {
+		if err := retry.Sleep(ctx, c.delay(n, wait)); err != nil {
 			return nil, n, fail(n, err)
 		}
 	}
@@ -197,6 +205,7 @@ func (c *Client) attempt(ctx context.Context, req *http.Request, red *redactor) 
 		}
 		r.Body = body
 	}
+	r.Header.Del("Referer")
 	if r.Header.Get("User-Agent") == "" {
 		ua := c.UserAgent
 		if ua == "" {

@@ -14,6 +14,17 @@
 //	// errors.Is(err, apiclient.ErrMalformed): 2xx, but not JSON
 //	// errors.As(err, new(*apiclient.StatusError)): any other final non-2xx
 //
+// # Engines and the Searcher
+//
+// A search API is described, not programmed: an Engine names where the key
+// goes (a header or a query parameter), the parameters that ask for a page,
+// how results are paged, and how the decoded JSON answer becomes hits and a
+// hit count, the way a database/sql driver describes a database. A
+// Searcher runs any Engine with the same code: requests, retries, paging,
+// de-duplication, dropping unusable result URLs (not http or https, or
+// longer than MaxURLLen), redaction and errors. Each search package keeps
+// its exported Client, Options and errors, and holds only its Engine.
+//
 // # What a Client does
 //
 // Retries: up to five attempts (DefaultAttempts) after network errors,
@@ -35,10 +46,16 @@
 // a hang.
 //
 // Secrets: the values of the headers and query parameters named in
-// Secrets, and the literal values in Redact, are replaced by "REDACTED" in
-// every error the Client returns: in the URL it names, in a *url.Error it
-// wraps, and in a snippet of the body (a server may echo the request).
-// Headers named in Secrets are not forwarded on a redirect to another host.
+// Secrets, the literal values in Redact and the password of the URL's user
+// information are replaced by "REDACTED" in every error the Client
+// returns, escaped or base64-encoded forms included (a server may echo the
+// Authorization header): in the URL it names, in a *url.Error it wraps,
+// and in a snippet of the body.
+//
+// Redirects: no request carries a Referer (net/http would send the previous
+// URL, key and all). A redirect to another host or port, or from https to
+// http, is refused (ErrRedirectRefused) unless CrossHostRedirects is set,
+// and even then the secrets, Authorization and Cookie stay behind.
 //
 // # What the caller must do
 //

@@ -41,6 +41,10 @@ var (
 	// ErrTooManyRedirects means an attempt met more redirects than
 	// Client.MaxRedirects.
 	ErrTooManyRedirects = errors.New("too many redirects")
+	// ErrRedirectRefused means an answer redirected to another host (or
+	// port), or from https to http, and Client.CrossHostRedirects was not
+	// set: nothing was sent there.
+	ErrRedirectRefused = errors.New("redirect to another host refused")
 	// ErrUnsupportedQuery means a query asks for something the service
 	// cannot express, such as a disjunction where the service has no OR.
 	// The Client itself never returns it: the service packages do, before
@@ -61,7 +65,7 @@ type Error struct {
 	// sent (a bad request, or a context done before the first attempt).
 	Attempts int
 	// Err is the cause: a *StatusError, an error wrapping ErrMalformed,
-	// ErrTooLarge, ErrTimeout or ErrTooManyRedirects, the context's error,
+	// ErrTooLarge, ErrTimeout, ErrTooManyRedirects or ErrRedirectRefused, the context's error,
 	// or a network error (a *url.Error, its URL redacted).
 	Err error
 }

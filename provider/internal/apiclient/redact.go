@@ -1,11 +1,14 @@
 package apiclient
 
 import (
+	"encoding/base64"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Redacted replaces a secret wherever a Client prints one.
@@ -43,10 +46,23 @@ func newRedactor(req *http.Request, names, extra []string) *redactor {
 			add(v)
 		}
 	}
-	// Values that appear escaped in a URL must be found escaped too.
+	// The password of the URL's user information travels in an
+	// Authorization header as base64 of "user:password"; a server may echo
+	// that header in its body.
+	if req != nil && req.URL != nil && req.URL.User != nil {
+		if pw, ok := req.URL.User.Password(); ok && pw != "" {
+			add(pw)
+			add(req.URL.User.Username() + ":" + pw)
+		}
+	}
+	// Values that appear escaped in a URL, or encoded in base64, must be
+	// found so too.
 	for _, v := range slices.Clone(r.values) {
 		add(url.QueryEscape(v))
 		add(url.PathEscape(v))
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+			add(enc.EncodeToString([]byte(v)))
+		}
 	}
 	sort.SliceStable(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
 	return r
@@ -58,6 +74,18 @@ func (r *redactor) text(s string) string {
 		s = strings.ReplaceAll(s, v, Redacted)
 	}
 	return s
+}
+
+// snippet returns the start of body as snippet does, with every secret
+// value replaced by Redacted, including one that the cut at SnippetLen
+// would have split.
+func (r *redactor) snippet(body []byte) string {
+	longest := 0
+	for _, v := range r.values {
+		longest = max(longest, utf8.RuneCountInString(v))
+	}
+	s, more := clean(body, SnippetLen+longest)
+	return cutRunes(r.text(s), SnippetLen, more)
 }
 
 // url returns u as a string with the values of secret query parameters
@@ -121,3 +149,81 @@ type scrubbed struct {
 
 func (s *scrubbed) Error() string { return s.msg }
 func (s *scrubbed) Unwrap() error { return s.err }
+
+// deep returns err with every secret scrubbed from its message and from the
+// message of every error it wraps, so that a caller who walks the chain
+// sees no secret either. errors.Is and errors.As still find every error of
+// the chain: a scrubbed link matches what it replaces. An error whose
+// chain holds no secret is returned as it is.
+func (r *redactor) deep(err error) error {
+	if err == nil || !r.holds(err) {
+		return err
+	}
+	n := &scrubbedLink{orig: err, msg: r.text(err.Error())}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if inner := u.Unwrap(); inner != nil {
+			n.inner = []error{r.deep(inner)}
+		}
+	case interface{ Unwrap() []error }:
+		for _, inner := range u.Unwrap() {
+			n.inner = append(n.inner, r.deep(inner))
+		}
+	}
+	return n
+}
+
+// holds reports whether the message of err or of anything it wraps shows
+// a secret.
+func (r *redactor) holds(err error) bool {
+	if err == nil {
+		return false
+	}
+	if r.text(err.Error()) != err.Error() {
+		return true
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return r.holds(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, inner := range u.Unwrap() {
+			if r.holds(inner) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scrubbedLink stands for orig in a scrubbed chain: it prints orig's
+// message redacted, unwraps to the scrubbed links of what orig wraps, and
+// matches errors.Is and errors.As as orig itself does.
+type scrubbedLink struct {
+	orig  error
+	msg   string
+	inner []error
+}
+
+func (s *scrubbedLink) Error() string   { return s.msg }
+func (s *scrubbedLink) Unwrap() []error { return s.inner }
+
+// Is reports whether orig is target or says it is.
+func (s *scrubbedLink) Is(target error) bool {
+	if s.orig == target {
+		return true
+	}
+	is, ok := s.orig.(interface{ Is(error) bool })
+	return ok && is.Is(target)
+}
+
+// As sets target to orig when orig is of target's type, or asks orig's own
+// As method.
+func (s *scrubbedLink) As(target any) bool {
+	v := reflect.ValueOf(target)
+	if v.Kind() == reflect.Pointer && !v.IsNil() && reflect.TypeOf(s.orig).AssignableTo(v.Type().Elem()) {
+		v.Elem().Set(reflect.ValueOf(s.orig))
+		return true
+	}
+	as, ok := s.orig.(interface{ As(any) bool })
+	return ok && as.As(target)
+}

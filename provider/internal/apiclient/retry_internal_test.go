@@ -9,36 +9,6 @@ import (
 	"unicode/utf8"
 )
 
-// TestParseRetryAfter covers both forms of RFC 9110 §10.2.3.
-func TestParseRetryAfter(t *testing.T) {
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	tests := []struct {
-		name   string
-		value  string
-		want   time.Duration
-		wantOK bool
-	}{
-		{"empty", "", 0, false},
-		{"seconds", "120", 2 * time.Minute, true},
-		{"zero", "0", 0, true},
-		{"spaces", " 7 ", 7 * time.Second, true},
-		{"negative", "-5", 0, false},
-		{"huge", "99999999999999999", time.Duration(1<<63-1) / time.Second * time.Second, true},
-		{"date ahead", "Fri, 02 Jan 2026 03:05:05 GMT", time.Minute, true},
-		{"date past", "Thu, 01 Jan 2026 00:00:00 GMT", 0, true},
-		{"garbage", "soon", 0, false},
-		{"fraction", "1.5", 0, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := parseRetryAfter(tt.value, at)
-			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("parseRetryAfter(%q) = %v, %v, want %v, %v", tt.value, got, ok, tt.want, tt.wantOK)
-			}
-		})
-	}
-}
-
 func TestDelay(t *testing.T) {
 	c := &Client{Backoff: time.Second, MaxBackoff: 5 * time.Second}
 	tests := []struct {
@@ -62,17 +32,6 @@ func TestDelay(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestRetryStatus(t *testing.T) {
-	for status, want := range map[int]bool{
-		200: false, 301: false, 400: false, 401: false, 403: false, 404: false,
-		408: true, 429: true, 500: true, 501: false, 502: true, 503: true, 504: true, 505: false, 599: true,
-	} {
-		if got := retryStatus(status); got != want {
-			t.Errorf("retryStatus(%d) = %v, want %v", status, got, want)
-		}
 	}
 }
 

@@ -14,10 +14,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -35,11 +37,12 @@ type Config struct {
 	BaseURL string
 	// Key is the API key, empty in the missing-key case.
 	Key string
-	// Attempts and Timeout must be passed on to the client; New must
-	// also set tiny backoffs (a millisecond) and no rate limit, so the
-	// suite runs in well under a second.
-	Attempts int
-	Timeout  time.Duration
+	// Attempts, Timeout and CrossHostRedirects must be passed on to the
+	// client; New must also set tiny backoffs (a millisecond) and no rate
+	// limit, so the suite runs in well under a second.
+	Attempts           int
+	Timeout            time.Duration
+	CrossHostRedirects bool
 }
 
 // Suite describes one service to Run.
@@ -251,6 +254,9 @@ func Run(t *testing.T, s Suite) {
 		}
 	})
 
+	runRedirects(t, s)
+	runHostile(t, s, search)
+
 	t.Run("canceled context", func(t *testing.T) {
 		srv := httptest.NewServer(hang)
 		defer srv.Close()
@@ -309,10 +315,10 @@ func withoutScores(rs []lexsig.Result) []lexsig.Result {
 // Fuzz runs a fuzz target that serves any bytes as the body of a 200
 // answer to the client newClient makes for the server's URL, and checks
 // that Search neither panics nor hangs, and that it returns either an
-// error or results ranked 1, 2, ... with non-empty, distinct URIs. seeds
-// are bodies to start from, such as the package's testdata fixtures.
-func Fuzz(f *testing.F, seeds [][]byte, newClient func(baseURL string) (lexsig.Searcher, error)) {
-	for _, s := range seeds {
+// error or results ranked 1, 2, ... with distinct, usable URIs. files are
+// bodies to start from, such as the package's testdata fixtures.
+func Fuzz(f *testing.F, files []string, newClient func(baseURL string) (lexsig.Searcher, error)) {
+	for _, s := range readSeeds(f, files) {
 		f.Add(s)
 	}
 	f.Add([]byte("<html>503</html>"))
@@ -332,10 +338,52 @@ func Fuzz(f *testing.F, seeds [][]byte, newClient func(baseURL string) (lexsig.S
 		}
 		seen := make(map[string]bool)
 		for i, r := range got {
-			if r.Rank != i+1 || r.URI == "" || seen[r.URI] {
+			if r.Rank != i+1 || !apiclient.Usable(r.URI) || seen[r.URI] {
 				t.Fatalf("Search() result %d = %+v, want rank %d and a new URI", i, r, i+1)
 			}
 			seen[r.URI] = true
+		}
+	})
+}
+
+// readSeeds returns the contents of files, failing f when one cannot be
+// read.
+func readSeeds(f *testing.F, files []string) [][]byte {
+	var out [][]byte
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// FuzzDecode runs a fuzz target over an engine's decoding (the Decode
+// method of its apiclient.Engine), for the first page and a later one, and
+// checks that it never panics and that every hit it keeps has a usable
+// URL and a title of valid UTF-8. files and bodies are realistic answers
+// to start from: the package's fixtures and a few of the service's other
+// answers (no results, an error status).
+func FuzzDecode(f *testing.F, decode func([]byte, apiclient.Page) (apiclient.Answer, error), files []string, bodies ...string) {
+	for _, s := range readSeeds(f, files) {
+		f.Add(s)
+	}
+	for _, b := range append(bodies, "", "null", "{}", "[]", `{"results":[{"url":"javascript:x"}]}`) {
+		f.Add([]byte(b))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, p := range []apiclient.Page{{N: 0, Start: 1, Count: 10}, {N: 1, Start: 11, Count: 10}} {
+			ans, err := decode(body, p)
+			if err != nil {
+				continue
+			}
+			for _, h := range ans.Hits {
+				if !apiclient.Usable(h.URL) || !utf8.ValidString(h.Title) {
+					t.Fatalf("Decode(page %d) kept hit %+v", p.N, h)
+				}
+			}
 		}
 	})
 }

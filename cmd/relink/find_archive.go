@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/memento"
+	"github.com/linkrot/relink/provider/wayback"
+	"github.com/linkrot/relink/provider/web"
+)
+
+// archiveNames are the values of -archive.
+var archiveNames = []string{"none", "wayback", "memento"}
+
+// archive is a web archive that holds past copies of the missing page.
+type archive struct {
+	name string
+	// log is the Finder's Archive: the archive's Fetch, remembered.
+	log *archiveLog
+	// wayback is the Wayback Machine's client, which also knows historical
+	// redirects; nil for other archives.
+	wayback *wayback.Client
+	// close closes the client's idle connections.
+	close func()
+}
+
+// newArchive returns the archive name names, at baseURL when it is not
+// empty; "none" gives nil. A baseURL that is not an absolute http(s) URL
+// is a usage error here, not a failure of the archive noted later. The
+// pages a Memento TimeTravel answer names are fetched through the same
+// guard as -fetch web: private and loopback addresses are refused unless
+// allowPrivate (issue 12: an answer must not make the tool fetch an
+// internal address).
+func newArchive(name, baseURL, userAgent string, r rate.Limit, allowPrivate bool) (*archive, error) {
+	if u, err := url.Parse(baseURL); baseURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return nil, usagef("bad -archive-url %s: want an absolute http or https URL", quoteArg(baseURL))
+	}
+	switch name {
+	case "none":
+		return nil, nil
+	case "wayback":
+		c := &wayback.Client{BaseURL: baseURL, UserAgent: userAgent, Rate: r}
+		return &archive{name: name, log: &archiveLog{Fetcher: c}, wayback: c, close: c.CloseIdleConnections}, nil
+	case "memento":
+		// An archive is a service asked, not a site crawled: its
+		// robots.txt is not for its API's users.
+		pages := &web.Client{UserAgent: userAgent, Rate: r, AllowPrivate: allowPrivate, IgnoreRobots: true}
+		c := &memento.Client{BaseURL: baseURL, UserAgent: userAgent, Rate: r, Pages: pages}
+		return &archive{name: name, log: &archiveLog{Fetcher: c}, close: func() {
+			c.CloseIdleConnections()
+			pages.CloseIdleConnections()
+		}}, nil
+	}
+	return nil, usagef("unknown -archive %s: want one of %s", quoteArg(name), strings.Join(archiveNames, ", "))
+}
+
+// archiveLog is a filter.Fetcher in front of an archive that remembers its
+// last answer, so that the program can say which copy a method read, or
+// why there was none: the Finder takes a failure to mean "no copy" and
+// says nothing. It is safe for concurrent use.
+type archiveLog struct {
+	filter.Fetcher
+
+	mu    sync.Mutex
+	asked bool
+	page  *filter.Page
+	err   error
+}
+
+// Fetch asks the archive and remembers the answer.
+func (a *archiveLog) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
+	p, err := a.Fetcher.Fetch(ctx, uri)
+	a.mu.Lock()
+	a.asked, a.page, a.err = true, p, err
+	a.mu.Unlock()
+	return p, err
+}
+
+// outcome returns the archived copy a method read, or nil and a note
+// added to notes saying why there was none. It returns nil and notes as
+// they are when no method asked the archive.
+func (a *archive) outcome(notes []string) (*outputArchive, []string) {
+	a.log.mu.Lock()
+	defer a.log.mu.Unlock()
+	p, err := a.log.page, a.log.err
+	switch {
+	case !a.log.asked:
+		return nil, notes
+	case err != nil:
+		return nil, append(notes, fmt.Sprintf("%s gave no archived copy, going on without: %v", a.name, err))
+	case !filter.IsSuccess(p.Status):
+		return nil, append(notes, fmt.Sprintf("%s holds no archived copy of the page (status %d)", a.name, p.Status))
+	}
+	// Both archives' pages carry the headers of RFC 7089.
+	out := &outputArchive{Service: a.name, Status: p.Status, Location: p.Header.Get(memento.ContentLocationHeader)}
+	if t, err := http.ParseTime(p.Header.Get(memento.MementoDatetimeHeader)); err == nil {
+		out.Captured = &t
+	}
+	return out, notes
+}
+
+// redirects asks the Wayback Machine where uri redirected in the past,
+// concurrently with the rest of the run. The returned function waits for
+// the answer, and may be called again; when the archive cannot tell, it
+// gives a note instead.
+func (a *archive) redirects(ctx context.Context, uri string) func() ([]outputRedirect, string) {
+	type answer struct {
+		rs  []wayback.Redirect
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		rs, err := a.wayback.Redirects(ctx, uri)
+		ch <- answer{rs, err}
+	}()
+	return sync.OnceValues(func() ([]outputRedirect, string) {
+		ans := <-ch
+		if ans.err != nil {
+			return nil, fmt.Sprintf("wayback could not list historical redirects: %v", ans.err)
+		}
+		out := []outputRedirect{}
+		for _, r := range ans.rs {
+			o := outputRedirect{
+				Captured: r.Capture.Time, Status: r.Capture.Status, Final: r.Final,
+				Loop: r.Loop, TooManyHops: r.TooManyHops,
+			}
+			for _, h := range r.Hops {
+				o.Hops = append(o.Hops, outputHop{From: h.From, To: h.To, Status: h.Status, Time: h.Time})
+			}
+			out = append(out, o)
+		}
+		return out, ""
+	})
+}
+
+// outputArchive is the archived copy a method read.
+type outputArchive struct {
+	Service  string     `json:"service"`
+	Status   int        `json:"status"`
+	Captured *time.Time `json:"captured,omitempty"`
+	// Location is where in the archive the copy was read.
+	Location string `json:"location,omitempty"`
+}
+
+// outputRedirect is one redirect capture of the missing URI and the chain
+// of redirects it started.
+type outputRedirect struct {
+	Captured    time.Time   `json:"captured"`
+	Status      int         `json:"status"`
+	Final       string      `json:"final"`
+	Hops        []outputHop `json:"hops"`
+	Loop        bool        `json:"loop,omitempty"`
+	TooManyHops bool        `json:"too_many_hops,omitempty"`
+}
+
+// outputHop is one redirect of a chain.
+type outputHop struct {
+	From   string    `json:"from"`
+	To     string    `json:"to"`
+	Status int       `json:"status"`
+	Time   time.Time `json:"time"`
+}

@@ -1,0 +1,264 @@
+// Command relink finds where missing web pages went, from the pages that
+// link to them (Ware, Klein and Nelson's method, and the project's best).
+//
+// Usage:
+//
+//	relink SUBCOMMAND [flags] [arguments]
+//	relink help [SUBCOMMAND]
+//	relink -version
+//
+// The subcommands:
+//
+//	corpus     build a store from a manifest, a directory, WARC or WAT files
+//	find       treat one URL as missing and look for it again
+//	signature  the lexical signature of a target from saved backlink pages
+//	soft404    the paper's soft 404 check of one live URL
+//
+// Exit codes: 0 when the command did its work (whatever its verdicts), 1
+// when it failed (one line on stderr says why), 2 when the command line is
+// wrong: an unknown subcommand or flag, a missing argument, a value out of
+// range or of the wrong form. A file the command line names that is
+// missing, unreadable or not what it should be is a failure (1).
+//
+// Commands that only read a store (find, signature) open it read-only:
+// they never create or change one. Ctrl-C stops a run at once; every
+// client and file is closed on the way out.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Exit codes (see the package documentation).
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// command is one subcommand.
+type command struct {
+	name  string
+	short string // one line for the list of subcommands
+	// run parses args and does the work. An error of type *usageError
+	// exits 2, flag.ErrHelp 0 (the help is printed), any other 1.
+	run func(ctx context.Context, env *env, args []string) error
+	// flags returns the subcommand's flags, for its help.
+	flags func() *flag.FlagSet
+	// text returns the help before the flags: usage and description.
+	text func() string
+}
+
+// help writes the subcommand's help: usage, description and flags.
+func (c *command) help(w io.Writer) { writeHelp(w, c.text(), c.flags()) }
+
+// env is what a subcommand may touch of the process.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// commands are the subcommands, in the order help lists them.
+func commands() []*command {
+	fixed := func(s string) func() string { return func() string { return s } }
+	return []*command{
+		{name: "corpus", short: "build a store from a manifest, a directory, WARC or WAT files", run: runCorpus,
+			flags: func() *flag.FlagSet { fs, _ := corpusFlags(); return fs }, text: fixed(corpusHelp)},
+		{name: "find", short: "treat one URL as missing and look for it again", run: runFind,
+			flags: func() *flag.FlagSet { fs, _ := findFlags(); return fs }, text: findText},
+		{name: "signature", short: "the lexical signature of a target from saved backlink pages", run: runSignature,
+			flags: func() *flag.FlagSet { fs, _ := signatureFlags(); return fs }, text: fixed(signatureHelp)},
+		{name: "soft404", short: "the paper's soft 404 check of one live URL", run: runSoft404,
+			flags: func() *flag.FlagSet { fs, _ := soft404Flags(); return fs }, text: fixed(soft404Help)},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run runs the command line args (without the program's name) and returns
+// the exit code. No subcommand reads stdin yet (fix will: a list of dead
+// links).
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runContext is run with a context that a signal cancels.
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		return fail(stderr, "relink", usagef("no subcommand: want relink SUBCOMMAND [flags] [arguments]"))
+	}
+	switch name := args[0]; name {
+	case "-version", "--version", "version":
+		if len(args) > 1 {
+			return fail(stderr, "relink", usagef("-version takes no arguments"))
+		}
+		fmt.Fprintln(stdout, "relink", version())
+		return exitOK
+	case "help", "-h", "-help", "--help":
+		return help(e, args[1:])
+	}
+	c := lookup(args[0])
+	if c == nil {
+		if strings.HasPrefix(args[0], "-") {
+			return fail(stderr, "relink", usagef("flag %s before a subcommand: want relink SUBCOMMAND [flags] (see relink help)", quoteArg(args[0])))
+		}
+		return fail(stderr, "relink", usagef("unknown subcommand %s (see relink help)", quoteArg(args[0])))
+	}
+	err := c.run(ctx, e, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		c.help(stdout)
+		return exitOK
+	}
+	return fail(stderr, "relink "+c.name, err)
+}
+
+// lookup returns the subcommand called name, or nil.
+func lookup(name string) *command {
+	for _, c := range commands() {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// help prints the help of the subcommand args names, or the list of
+// subcommands.
+func help(e *env, args []string) int {
+	switch len(args) {
+	case 0:
+		mainUsage(e.stdout)
+		return exitOK
+	case 1:
+		if c := lookup(args[0]); c != nil {
+			c.help(e.stdout)
+			return exitOK
+		}
+		return fail(e.stderr, "relink help", usagef("unknown subcommand %s", quoteArg(args[0])))
+	}
+	return fail(e.stderr, "relink help", usagef("want at most one subcommand"))
+}
+
+// mainUsage lists the subcommands.
+func mainUsage(w io.Writer) {
+	fmt.Fprint(w, `relink finds where missing web pages went, from the pages that link to them.
+
+Usage:
+
+	relink SUBCOMMAND [flags] [arguments]
+
+The subcommands are:
+
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "\t%-10s %s\n", c.name, c.short)
+	}
+	fmt.Fprint(w, `
+Use "relink help SUBCOMMAND" for more about a subcommand, "relink -version"
+for the version. Exit codes: 0 done, 1 failure, 2 bad usage.
+`)
+}
+
+// version returns the module's version from the build information, or
+// "(devel)" when it has none (a build from a work tree).
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok || info.Main.Version == "" {
+		return "(devel)"
+	}
+	return info.Main.Version
+}
+
+// usageError is a command line that cannot work: exit code 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usagef returns a usageError with the formatted message.
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// usage marks err, when not nil, as a usage error.
+func usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &usageError{err}
+}
+
+// fail prints err, when not nil, as one line on w after prefix and returns
+// its exit code: 0 for nil, 2 for a usage error, 1 for any other.
+func fail(w io.Writer, prefix string, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	code := exitFailure
+	var ue *usageError
+	if errors.As(err, &ue) {
+		code = exitUsage
+	}
+	msg := err.Error()
+	switch {
+	case errors.Is(err, context.Canceled):
+		msg = "interrupted: " + msg
+	case code == exitUsage:
+		msg += " (see relink help)"
+	}
+	fmt.Fprintf(w, "%s: %s\n", prefix, oneLine(msg))
+	return code
+}
+
+// maxLine bounds a message printed on stderr, so that a 10 KB argument
+// does not make a 10 KB line.
+const maxLine = 1000
+
+// oneLine returns s on one line: line breaks and other control characters
+// become spaces (a message quoting a hostile page or URL must not break
+// the line or drive the terminal), and a message longer than maxLine bytes
+// is cut in its middle.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, s)
+	if len(s) <= maxLine {
+		return s
+	}
+	head, tail := s[:maxLine/2], s[len(s)-maxLine/2:]
+	for !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	for !utf8.ValidString(tail) {
+		tail = tail[1:]
+	}
+	return head + " … " + tail
+}
+
+// quoteArg quotes an argument for a message, shortened when long.
+func quoteArg(s string) string {
+	const max = 80
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}

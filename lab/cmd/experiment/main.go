@@ -1,0 +1,418 @@
+// Command experiment reproduces the experiment of Ware, Klein and Nelson,
+// "An Evaluation of Link Neighborhood Lexical Signatures to Rediscover
+// Missing Web Pages", on a local corpus: targets drawn at random are treated
+// as missing one at a time, and every method of the paper's grid (radius ×
+// depth × backlink count, each at every signature size) looks for them again
+// from their backlinks.
+//
+// Usage:
+//
+//	experiment -corpus MANIFEST -store FILE -targets N -seed S -out DIR
+//
+// It builds the store from the manifest when FILE does not hold it yet (an
+// interrupted build is finished), runs the grid with and without navigation
+// links, shows progress on stderr, writes its results into DIR and prints the
+// reproduced Table 4 beside the paper's, the paper's findings checked one by
+// one, and the times.
+//
+// The files written into DIR:
+//
+//   - summary.json: the benchmark's summary (BENCHMARK.md): one run per
+//     method and signature size; methods without navigation links end in
+//     "-nonav".
+//   - tables.md: the paper's Tables 3 and 4 reproduced beside the published
+//     ones, the layout of those tables for every method, and the mean nDCG
+//     of every method at every size.
+//   - checks.md: the paper's qualitative findings, checked one by one.
+//   - figures/*.svg and *.png: mean nDCG against signature size, one line
+//     per method: by radius, by depth for each radius (the paper's Figures
+//     7 to 9) and by backlink count.
+//   - targets.jsonl: one JSON object per target: its URI, site, backlink
+//     counts and stratum, and for every method the backlink pages used, the
+//     signature and the rank at every size.
+//   - strata.md and strata.json: the results by stratum of distinct
+//     non-navigation backlink pages (0, 1-2, 3-9, 10+), and how many targets
+//     had no usable backlink.
+//   - filters.md and filters.json: the backlink pages rejected by each filter
+//     (the paper's Table "Pre-Processing Results").
+//   - versions.txt: the corpus packages' versions, Go, the git commit and the
+//     command line.
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lab/eval"
+	"github.com/linkrot/relink/lab/internal/ingestbar"
+	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/score"
+)
+
+// config is the command line, parsed.
+type config struct {
+	manifest, storePath, out string
+	targets                  int
+	seed                     uint64
+	workers                  int
+	nav                      string
+	moved                    bool
+	cpuProfile               string
+	args                     []string
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "experiment:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "experiment:", err)
+		os.Exit(1)
+	}
+}
+
+// parseFlags parses and checks the command line.
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	cfg := config{args: args}
+	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.manifest, "corpus", "", "corpus manifest `FILE` (BENCHMARK.md format); the store is built from it if needed")
+	fs.StringVar(&cfg.storePath, "store", "relink.db", "store `FILE` (built by examples/corpus, or from -corpus)")
+	fs.IntVar(&cfg.targets, "targets", 300, "number of targets drawn")
+	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the targets' draw")
+	fs.StringVar(&cfg.out, "out", "results", "`DIR`ectory to write the results into")
+	fs.IntVar(&cfg.workers, "workers", 0, "targets evaluated at once (0: one per CPU)")
+	fs.StringVar(&cfg.nav, "nav", "both", "navigation links: with (the paper's setting), without, or both")
+	fs.BoolVar(&cfg.moved, "moved", true, "also run the moved mode: each target published at a new URI, its old one dead (needs -corpus and its files)")
+	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the grid to `FILE`")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: experiment -corpus MANIFEST -store FILE [-targets N] [-seed S] [-out DIR]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case cfg.storePath == "":
+		return nil, errors.New("-store must name a file")
+	case cfg.out == "":
+		return nil, errors.New("-out must name a directory")
+	case cfg.targets < 1:
+		return nil, errors.New("-targets must be at least 1")
+	case cfg.workers < 0:
+		return nil, errors.New("-workers must not be negative")
+	case !slices.Contains([]string{"with", "without", "both"}, cfg.nav):
+		return nil, fmt.Errorf("-nav %q: want with, without or both", cfg.nav)
+	}
+	return &cfg, nil
+}
+
+// navSettings returns the Grid.Nav of the -nav flag.
+func (cfg *config) navSettings() []bool {
+	switch cfg.nav {
+	case "with":
+		return []bool{true}
+	case "without":
+		return []bool{false}
+	}
+	return []bool{true, false}
+}
+
+// target is one drawn target with what the store knows of it.
+type target struct {
+	store.PageInfo
+	Stratum string
+}
+
+// run builds the store if needed, draws the targets, runs the grid and
+// writes the results.
+func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
+	s, m, corpus, ingest, err := openStore(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	targets, available, err := drawTargets(ctx, s, cfg.targets, cfg.seed)
+	if err != nil {
+		return err
+	}
+	if len(targets) < cfg.targets {
+		fmt.Fprintf(stderr, "experiment: only %d pages have a backlink page; evaluating all of them\n", available)
+	}
+	uris := make([]string, len(targets))
+	for i, t := range targets {
+		uris[i] = t.URI
+	}
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	bar := newProgress(stderr, len(uris))
+	start := time.Now()
+	// The archived copy of a target is its page in the store as built
+	// from the corpus, before it went missing or moved.
+	archive := func(ctx context.Context, t string) (*filter.Page, error) { return s.Fetch(ctx, t) }
+	ev := eval.Evaluation{
+		Targets:    uris,
+		Missing:    views(s),
+		DF:         s,
+		Searcher:   s,
+		Grid:       eval.Grid{Nav: cfg.navSettings()},
+		Workers:    cfg.workers,
+		Progress:   bar.update,
+		Strategies: relink.Strategies(),
+		Archive:    archive,
+	}
+	rep, err := eval.Evaluate(ctx, ev)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	grid := time.Since(start)
+	res := &results{
+		corpus:  corpus,
+		seed:    cfg.seed,
+		targets: targets,
+		report:  rep,
+		ingest:  ingest,
+		grid:    grid,
+		nav:     cfg.navSettings(),
+	}
+	if cfg.moved {
+		if m == nil || len(missingRoots(m)) > 0 {
+			fmt.Fprintln(stderr, "experiment: the moved mode needs -corpus and its files on this machine; skipped")
+		} else if err := runMoved(ctx, cfg, m, ev, res, stderr); err != nil {
+			return err
+		}
+	}
+	if err := res.write(ctx, cfg, s); err != nil {
+		return err
+	}
+	return res.print(stdout, cfg.out)
+}
+
+// openStore opens the store, building it from the manifest first when the
+// manifest's files are on this machine (an ingest that is already complete
+// takes a fraction of a second). It returns the corpus's name and the time
+// spent building.
+// views returns the Missing function of an evaluation over s: each
+// target missing in its own view.
+func views(s *store.Store) func(string) eval.View {
+	return func(t string) eval.View {
+		v := s.WithMissing(t)
+		return eval.View{
+			Backlinks: v,
+			Fetcher:   v,
+		}
+	}
+}
+
+// runMoved runs ev again in the moved mode: a second store is built from
+// the manifest with every target published at a new URI (movedURI), and a
+// target is found when its new URI is.
+func runMoved(ctx context.Context, cfg *config, m *store.Manifest, ev eval.Evaluation, res *results, stderr io.Writer) error {
+	moves := make(map[string]string, len(ev.Targets))
+	for _, t := range ev.Targets {
+		moves[t] = movedURI(t)
+	}
+	path := cfg.storePath + ".moved"
+	for _, sfx := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(path + sfx); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	ms, err := store.Open(path, &store.Options{QueryCache: -1})
+	if err != nil {
+		return err
+	}
+	defer ms.Close()
+	start := time.Now()
+	p := ingestbar.New(stderr, "experiment: moved store")
+	_, err = ms.IngestManifest(ctx, m, store.IngestOptions{Progress: p.Update, Moves: moves})
+	p.Finish()
+	if err != nil {
+		return fmt.Errorf("building %s: %w", path, err)
+	}
+	res.movedIngest = time.Since(start)
+	bar := newProgress(stderr, len(ev.Targets))
+	ev.Missing, ev.DF, ev.Searcher, ev.Progress = views(ms), ms, ms, bar.update
+	// A moved page is found as a user finds it: the Finder's defaults
+	// leave the old URI and the backlink pages out of the candidates.
+	ev.LeaveOutMissing, ev.LeaveOutBacklinks = true, true
+	ev.Answer = func(t string) string { return moves[t] }
+	start = time.Now()
+	rep, err := eval.Evaluate(ctx, ev)
+	bar.finish()
+	if err != nil {
+		return fmt.Errorf("moved mode: %w", err)
+	}
+	res.moved, res.movedGrid = rep, time.Since(start)
+	return nil
+}
+
+// movedURI is where the moved mode publishes the page of uri: on the same
+// host, at a path that shares no word with the old one (a digest of it), so
+// that no method can find the page by its old path's words.
+func movedURI(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return uri
+	}
+	sum := sha256.Sum256([]byte(uri))
+	return u.Scheme + "://" + u.Host + "/relocated/" + hex.EncodeToString(sum[:6]) + ".html"
+}
+
+func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store, *store.Manifest, string, time.Duration, error) {
+	corpus := filepath.Base(cfg.storePath)
+	var m *store.Manifest
+	if cfg.manifest != "" {
+		var err error
+		if m, err = store.ReadManifest(cfg.manifest); err != nil {
+			return nil, nil, "", 0, err
+		}
+		corpus = m.Name
+	}
+	s, err := store.Open(cfg.storePath, &store.Options{QueryCache: -1}) // Evaluate keeps its own
+	if err != nil {
+		return nil, nil, "", 0, err
+	}
+	pages, err := s.Totals(ctx)
+	if err != nil {
+		s.Close()
+		return nil, nil, "", 0, err
+	}
+	if m == nil {
+		if pages.Pages == 0 {
+			s.Close()
+			return nil, nil, "", 0, fmt.Errorf("store %s holds no pages: give -corpus to build it", cfg.storePath)
+		}
+		return s, m, corpus, 0, nil
+	}
+	if missing := missingRoots(m); len(missing) > 0 {
+		if pages.Pages > 0 {
+			fmt.Fprintf(stderr, "experiment: %d corpus directories are not on this machine (first: %s); using the store as it is\n", len(missing), missing[0])
+			return s, m, corpus, 0, nil
+		}
+		s.Close()
+		return nil, nil, "", 0, fmt.Errorf("the corpus is not installed (no %s): run scripts/install-corpus.sh %s as root", missing[0], cfg.manifest)
+	}
+	start := time.Now()
+	p := ingestbar.New(stderr, "experiment: store")
+	st, err := s.IngestManifest(ctx, m, store.IngestOptions{Progress: p.Update})
+	p.Finish()
+	if err != nil {
+		s.Close()
+		return nil, nil, "", 0, fmt.Errorf("building %s: %w", cfg.storePath, err)
+	}
+	took := time.Since(start)
+	if st.Pages > 0 || st.Redirects > 0 {
+		fmt.Fprintf(stderr, "experiment: built %s: %s\n", cfg.storePath, st)
+	}
+	return s, m, corpus, took, nil
+}
+
+// missingRoots returns the manifest's root directories that do not exist.
+func missingRoots(m *store.Manifest) []string {
+	var out []string
+	for _, site := range m.Sites {
+		for _, r := range site.Roots {
+			if _, err := os.Stat(r.Dir); err != nil {
+				out = append(out, r.Dir)
+			}
+		}
+	}
+	return out
+}
+
+// drawTargets draws n targets at random, with seed, from the pages that at
+// least one other page links to (BENCHMARK.md: "Targets are drawn at random
+// with a fixed seed from the pages that have at least one backlink page").
+// The candidates are taken in URI order, so the draw depends only on the
+// store's pages and the seed; the targets are returned in URI order.
+func drawTargets(ctx context.Context, s *store.Store, n int, seed uint64) ([]target, int, error) {
+	var pages []store.PageInfo
+	for p, err := range s.Pages(ctx) {
+		if err != nil {
+			return nil, 0, err
+		}
+		if p.Backlinks > 0 {
+			pages = append(pages, p)
+		}
+	}
+	slices.SortFunc(pages, func(a, b store.PageInfo) int { return strings.Compare(a.URI, b.URI) })
+	if len(pages) == 0 {
+		return nil, 0, errors.New("no page of the store has a backlink page")
+	}
+	r := rand.New(rand.NewPCG(seed, 0))
+	perm := r.Perm(len(pages))
+	perm = perm[:min(n, len(perm))]
+	slices.Sort(perm)
+	out := make([]target, len(perm))
+	for i, j := range perm {
+		out[i] = target{PageInfo: pages[j], Stratum: stratum(pages[j].ContentBacklinks)}
+	}
+	return out, len(pages), nil
+}
+
+// The strata of targets by their distinct non-navigation backlink pages
+// (BENCHMARK.md: "Report results overall and by stratum of backlink pages
+// (1–2, 3–9, 10+)"). A target whose only backlinks are navigation links is
+// in stratum "0".
+var strata = []string{"0", "1-2", "3-9", "10+"}
+
+// stratum returns the stratum of a target with n distinct non-navigation
+// backlink pages.
+func stratum(n int) string {
+	switch {
+	case n <= 0:
+		return "0"
+	case n <= 2:
+		return "1-2"
+	case n <= 9:
+		return "3-9"
+	}
+	return "10+"
+}
+
+// paperMethods are the methods the paper published tables for.
+var paperMethods = []struct {
+	method string
+	table  func() []score.Run
+	name   string
+}{
+	{"1-anchor-10", score.PaperTable4, "Table 4"},
+	{"1-anchor-1000", score.PaperTable3, "Table 3"},
+}

@@ -1,0 +1,206 @@
+package relink
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unique"
+
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lexsig"
+)
+
+// OutcomeKept is the outcome of a backlink page that passed every filter
+// and could be parsed. Other outcomes are the filter package's names
+// (filter.FilterStatus, ...), FilterFetch and FilterLink.
+const OutcomeKept = "kept"
+
+// Inspection is what fetching, filtering and parsing one backlink page
+// gave. It does not depend on which page is missing, so one Inspection
+// serves every missing URI the page links to. It is immutable once made.
+type Inspection struct {
+	// URI is the page's URI as it was asked for.
+	URI string
+	// Kept reports whether the page was fetched, passed every filter and
+	// was parsed.
+	Kept bool
+	// Filter names what caught the page when it was not kept: a filter's
+	// name, FilterFetch (no answer at all, or an unreadable one) or
+	// FilterLink (the page could not be parsed).
+	Filter string
+	// Reason says why, in words.
+	Reason string
+	// Doc is the parsed page when Kept.
+	Doc *backlink.Document
+	// Fetches counts the requests fetching and filtering the page made
+	// (the page, redirects aside, and any soft-404 probes).
+	Fetches int
+
+	tfOnce sync.Once
+	tf     []termCount // the counted words of the whole page
+}
+
+// Outcome returns OutcomeKept for a kept page and the Filter otherwise.
+func (in *Inspection) Outcome() string {
+	if in.Kept {
+		return OutcomeKept
+	}
+	return in.Filter
+}
+
+// termCount is one term's frequency on a page.
+type termCount struct {
+	term string
+	n    int
+}
+
+// countPage adds the term frequencies of every word of the page (radius
+// backlink.Page) to tf, counting the page once for all its uses.
+func (in *Inspection) countPage(tf map[string]int, loc *backlink.Located) {
+	in.tfOnce.Do(func() {
+		counts := lexsig.Count(loc.Words(backlink.Page, true))
+		in.tf = make([]termCount, 0, len(counts))
+		for t, n := range counts {
+			// Interned, so that the page's text is not kept alive by its
+			// terms and each term is held once across pages.
+			in.tf = append(in.tf, termCount{unique.Make(t).Value(), n})
+		}
+	})
+	for _, tc := range in.tf {
+		tf[tc.term] += tc.n
+	}
+}
+
+// PageCache keeps the inspections of backlink pages across finds.
+type PageCache interface {
+	// Inspect returns the inspection of the page at uri, calling inspect
+	// to make it when none is kept. An inspection that ended because ctx
+	// was done must not be kept. Implementations must be safe for
+	// concurrent use.
+	Inspect(ctx context.Context, uri string, inspect func(context.Context) *Inspection) *Inspection
+}
+
+// NewPageCache returns an in-memory PageCache that keeps every inspection
+// (pages kept whole, parsed) for its life and inspects each page once even
+// when many goroutines ask for it at the same time. Its memory grows with
+// the distinct pages inspected.
+func NewPageCache() *MemoryPageCache { return &MemoryPageCache{pages: map[string]*cachedPage{}} }
+
+// MemoryPageCache is the PageCache NewPageCache makes.
+type MemoryPageCache struct {
+	mu    sync.Mutex
+	pages map[string]*cachedPage
+	n     atomic.Int64
+}
+
+type cachedPage struct {
+	mu sync.Mutex
+	in *Inspection
+}
+
+// Inspect implements PageCache.
+func (c *MemoryPageCache) Inspect(ctx context.Context, uri string, inspect func(context.Context) *Inspection) *Inspection {
+	c.mu.Lock()
+	p := c.pages[uri]
+	if p == nil {
+		p = &cachedPage{}
+		c.pages[uri] = p
+	}
+	c.mu.Unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.in != nil {
+		return p.in
+	}
+	in := inspect(ctx)
+	if ctx.Err() == nil {
+		p.in = in
+		c.n.Add(1)
+	}
+	return in
+}
+
+// Len returns the number of inspections kept.
+func (c *MemoryPageCache) Len() int { return int(c.n.Load()) }
+
+// All calls yield for every inspection kept, in no particular order.
+func (c *MemoryPageCache) All(yield func(*Inspection) bool) {
+	c.mu.Lock()
+	ps := make([]*cachedPage, 0, len(c.pages))
+	for _, p := range c.pages {
+		ps = append(ps, p)
+	}
+	c.mu.Unlock()
+	for _, p := range ps {
+		p.mu.Lock()
+		in := p.in
+		p.mu.Unlock()
+		if in != nil && !yield(in) {
+			return
+		}
+	}
+}
+
+// Inspect fetches the page at uri with the Finder's Fetcher, applies its
+// Filters and parses the page: the gather stage's reading of one backlink
+// page, before its links to any particular URI are looked for. A fetch
+// that fails, or answers no page at all, is an Inspection with Filter
+// FilterFetch, not an error. It goes through Pages when the Finder has one.
+func (f *Finder) Inspect(ctx context.Context, uri string) *Inspection {
+	if f.Pages != nil {
+		return f.Pages.Inspect(ctx, uri, func(ctx context.Context) *Inspection { return f.inspectNow(ctx, uri) })
+	}
+	return f.inspectNow(ctx, uri)
+}
+
+// inspectNow is Inspect without the cache.
+func (f *Finder) inspectNow(ctx context.Context, uri string) *Inspection {
+	in := &Inspection{URI: uri}
+	var n atomic.Int64
+	counted := func(fe filter.Fetcher) filter.Fetcher {
+		return filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
+			n.Add(1)
+			return fe.Fetch(ctx, uri)
+		})
+	}
+	defer func() { in.Fetches = int(n.Load()) }()
+	if f.Fetcher == nil {
+		in.Filter, in.Reason = FilterFetch, "no Fetcher"
+		return in
+	}
+	fs := f.Filters
+	if fs.Fetcher == nil {
+		fs.Fetcher = f.Fetcher
+	}
+	fs.Fetcher = counted(fs.Fetcher)
+	page, err := counted(f.Fetcher).Fetch(ctx, uri)
+	switch {
+	case err != nil:
+		in.Filter, in.Reason = FilterFetch, err.Error()
+		return in
+	case page == nil:
+		in.Filter, in.Reason = FilterFetch, "the fetcher answered no page and no error"
+		return in
+	}
+	rej, err := fs.Check(ctx, page)
+	if err != nil {
+		in.Filter, in.Reason = FilterFetch, err.Error()
+		return in
+	}
+	if rej != nil {
+		in.Filter, in.Reason = rej.Filter, rej.Reason
+		return in
+	}
+	body, _, err := backlink.Decode(page.Body, page.Header.Get("Content-Type"))
+	if err == nil {
+		in.Doc, err = backlink.Parse(body, page.URI)
+	}
+	if err != nil {
+		in.Filter, in.Reason = FilterLink, fmt.Sprintf("unreadable page: %v", err)
+		return in
+	}
+	in.Kept = true
+	return in
+}

@@ -1,0 +1,111 @@
+package brave
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/linkrot/relink/internal/retry"
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/internal/apiclient"
+)
+
+// engine describes Brave's web search: the key in the KeyHeader header,
+// pages of count results (at most MaxCount) at offset 0 to MaxOffset,
+// counted in pages.
+var engine = &apiclient.Engine[response]{
+	Service:   "brave",
+	KeyHeader: KeyHeader,
+	Params: func(q string, p apiclient.Page) url.Values {
+		return url.Values{"q": {q}, "count": {strconv.Itoa(p.Count)}, "offset": {strconv.Itoa(p.N)}}
+	},
+	Paging: apiclient.Paging{By: apiclient.ByPage, Size: MaxCount, Max: MaxResults, Requests: MaxOffset + 1},
+	Check:  checkLength,
+	Read:   read,
+	Wait:   wait,
+}
+
+// response is the part of Brave's web search answer (WebSearchApiResponse)
+// a Client reads.
+type response struct {
+	Query struct {
+		MoreResultsAvailable *bool `json:"more_results_available"`
+	} `json:"query"`
+	Web struct {
+		Results []struct {
+			URL         string `json:"url"`
+			Title       string `json:"title"`
+			Description string `json:"description"`
+		} `json:"results"`
+	} `json:"web"`
+}
+
+// read turns an answer into hits; the page is the last when Brave says
+// more_results_available is false.
+func read(r *response, _ apiclient.Page) (apiclient.Answer, error) {
+	more := r.Query.MoreResultsAvailable
+	ans := apiclient.Answer{Last: more != nil && !*more}
+	for _, res := range r.Web.Results {
+		ans.Hits = append(ans.Hits, apiclient.Hit{URL: res.URL, Title: res.Title})
+	}
+	return ans, nil
+}
+
+// checkLength refuses a query over Brave's limits on q.
+func checkLength(_ lexsig.Query, text string) error {
+	if utf8.RuneCountInString(text) > MaxQueryLen || len(strings.Fields(text)) > MaxQueryWords {
+		return fmt.Errorf("%w: more than %d characters or %d words", ErrUnsupportedQuery, MaxQueryLen, MaxQueryWords)
+	}
+	return nil
+}
+
+// wait reads how long a refused request must wait. Brave sends no
+// Retry-After but X-RateLimit-Reset, the seconds until each window of the
+// plan's X-RateLimit-Policy resets ("1, 1419704": the second's and the
+// month's), beside X-RateLimit-Remaining, the requests left in each ("0,
+// 1000"). The wait is the longest reset among the windows with nothing
+// left; when none is known to be spent, the shortest reset. A Retry-After,
+// should Brave send one, comes first.
+func wait(h http.Header, at time.Time) (time.Duration, bool) {
+	if d, ok := retry.After(h.Get("Retry-After"), at); ok {
+		return d, true
+	}
+	resets := numbers(h.Get("X-RateLimit-Reset"))
+	if len(resets) == 0 {
+		return 0, false
+	}
+	remaining := numbers(h.Get("X-RateLimit-Remaining"))
+	spent, soonest := int64(-1), resets[0]
+	for i, r := range resets {
+		soonest = min(soonest, r)
+		if i < len(remaining) && remaining[i] == 0 {
+			spent = max(spent, r)
+		}
+	}
+	if spent < 0 {
+		spent = soonest
+	}
+	const most = int64(1<<63-1) / int64(time.Second)
+	return time.Duration(min(spent, most)) * time.Second, true
+}
+
+// numbers reads a comma-separated list of non-negative integers; any
+// other list is none.
+func numbers(v string) []int64 {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	var out []int64
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || n < 0 {
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
+}

@@ -1,0 +1,79 @@
+package google
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/linkrot/relink/provider/internal/apiclient"
+)
+
+// engine describes the Custom Search JSON API for the engine cx: the key in
+// the key parameter, pages by start (1 first) and num (at most MaxNum),
+// at most MaxResults results.
+func engine(cx string) *apiclient.Engine[response] {
+	return &apiclient.Engine[response]{
+		Service:  "google",
+		KeyParam: KeyParam,
+		Params: func(q string, p apiclient.Page) url.Values {
+			return url.Values{"cx": {cx}, "q": {q}, "start": {strconv.Itoa(p.Start)}, "num": {strconv.Itoa(p.Count)}}
+		},
+		Paging: apiclient.Paging{By: apiclient.ByStart, Size: MaxNum, Max: MaxResults},
+		Read:   read,
+		Refine: badKey,
+	}
+}
+
+// response is the part of the API's answer (a Search resource) a Client
+// reads.
+type response struct {
+	Queries struct {
+		NextPage []struct {
+			StartIndex int `json:"startIndex"`
+		} `json:"nextPage"`
+	} `json:"queries"`
+	SearchInformation struct {
+		TotalResults string `json:"totalResults"`
+	} `json:"searchInformation"`
+	Items []struct {
+		Title string `json:"title"`
+		Link  string `json:"link"`
+	} `json:"items"`
+}
+
+// read turns an answer into hits; the page is the last when the answer
+// names no next page. The hit count is searchInformation.totalResults, a
+// decimal string.
+func read(r *response, _ apiclient.Page) (apiclient.Answer, error) {
+	ans := apiclient.Answer{Last: len(r.Queries.NextPage) == 0}
+	for _, it := range r.Items {
+		ans.Hits = append(ans.Hits, apiclient.Hit{URL: it.Link, Title: it.Title})
+	}
+	total := r.SearchInformation.TotalResults
+	n, err := strconv.ParseInt(total, 10, 64)
+	if err != nil || n < 0 {
+		ans.TotalErr = fmt.Errorf("%w: totalResults %q is not a count", ErrMalformed, snip(total))
+	}
+	ans.Total = n
+	return ans, nil
+}
+
+// badKey returns ErrUnauthorized for Google's 400 answer to a key it does
+// not accept ("API key not valid", reason keyInvalid), which other APIs
+// answer with 401 or 403.
+func badKey(se *apiclient.StatusError) error {
+	if se.Status == http.StatusBadRequest && (strings.Contains(se.Snippet, "API key not valid") || strings.Contains(se.Snippet, "keyInvalid")) {
+		return ErrUnauthorized
+	}
+	return nil
+}
+
+// snip returns s cut to 100 bytes, for quoting a field of an answer.
+func snip(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "…"
+	}
+	return s
+}

@@ -1,0 +1,116 @@
+package searxng
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/linkrot/relink/provider/internal/apiclient"
+)
+
+// accept is the Accept header a Client sends: JSON first, and text/html,
+// without which the bot detection of SearXNG's limiter answers 429.
+const accept = "application/json, text/html;q=0.5"
+
+// engine describes a SearXNG instance's search for o, at most pages pages:
+// q, format=json, pageno (1 first) and o's categories, engines and
+// language; no key, no page size.
+func engine(o Options, pages int) *apiclient.Engine[response] {
+	extra := url.Values{}
+	for name, v := range map[string]string{"categories": o.Categories, "engines": o.Engines, "language": o.Language} {
+		if v != "" {
+			extra.Set(name, v)
+		}
+	}
+	lang := o.Language
+	if lang == "" {
+		lang = "*"
+	}
+	return &apiclient.Engine[response]{
+		Service: "searxng",
+		Header:  http.Header{"Accept": {accept}, "Accept-Language": {lang}},
+		Params: func(q string, p apiclient.Page) url.Values {
+			params := url.Values{"q": {q}, "format": {"json"}, "pageno": {strconv.Itoa(p.N + 1)}}
+			for k, vs := range extra {
+				params[k] = vs
+			}
+			return params
+		},
+		Paging: apiclient.Paging{Max: MaxResults, Requests: pages},
+		Read:   read,
+		Refine: jsonDisabled,
+	}
+}
+
+// response is the part of SearXNG's JSON answer a Client reads.
+type response struct {
+	Query string `json:"query"`
+	// NumberOfResults is nil where the instance sends none, as SearXNG
+	// does since 2026.5.29.
+	NumberOfResults *float64 `json:"number_of_results"`
+	Results         []struct {
+		URL     string  `json:"url"`
+		Title   string  `json:"title"`
+		Content string  `json:"content"`
+		Score   float64 `json:"score"`
+	} `json:"results"`
+	// UnresponsiveEngines lists the engines that failed, each as an
+	// [engine, reason] pair; read loosely, since only its length matters.
+	UnresponsiveEngines []any `json:"unresponsive_engines"`
+}
+
+// read turns an answer into hits. A page without results whose engines
+// failed is an error on the first page, the last page after it. The hit
+// count is number_of_results when it is at least 1; an answer with results
+// but no count has none.
+func read(r *response, p apiclient.Page) (apiclient.Answer, error) {
+	var ans apiclient.Answer
+	if len(r.Results) == 0 && len(r.UnresponsiveEngines) > 0 {
+		if p.N == 0 {
+			return ans, enginesFailed(r)
+		}
+		ans.Last = true
+	}
+	for _, res := range r.Results {
+		ans.Hits = append(ans.Hits, apiclient.Hit{URL: res.URL, Title: res.Title, Score: res.Score})
+	}
+	switch n := r.NumberOfResults; {
+	case n != nil && *n >= 1:
+		ans.Total = int64(min(*n, 1<<62))
+	case len(r.Results) > 0:
+		ans.TotalErr = ErrNoHitCount
+	}
+	return ans, nil
+}
+
+// jsonDisabled returns ErrJSONDisabled for a 403 answer, SearXNG's answer
+// when the JSON format is not enabled.
+func jsonDisabled(se *apiclient.StatusError) error {
+	if se.Status == http.StatusForbidden {
+		return ErrJSONDisabled
+	}
+	return nil
+}
+
+// enginesFailed returns the error for an answer without results whose
+// engines all failed, naming a few of them.
+func enginesFailed(r *response) error {
+	var names []string
+	for _, e := range r.UnresponsiveEngines {
+		if len(names) == 5 {
+			names = append(names, "…")
+			break
+		}
+		desc := fmt.Sprint(e)
+		if pair, ok := e.([]any); ok && len(pair) == 2 {
+			desc = fmt.Sprintf("%v (%v)", pair[0], pair[1])
+		}
+		if len(desc) > 80 {
+			desc = desc[:80] + "…"
+		}
+		names = append(names, desc)
+	}
+	return fmt.Errorf("%w: %s", ErrEnginesFailed, strings.Join(names, ", "))
+}
