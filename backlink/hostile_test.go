@@ -62,7 +62,7 @@ type hostileSizes struct {
 }
 
 var (
-	testSizes  = hostileSizes{attr: 1 << 20, links: 10_000}
+	testSizes  = hostileSizes{attr: 1 << 20, links: 10_000, text: 8 << 20}
 	benchSizes = hostileSizes{attr: 10 << 20, links: 100_000, text: 75 << 20}
 )
 
