@@ -115,7 +115,9 @@ func (l *Located) Links() []Link {
 // words on each side; for Page, every word of the page. When nav is false,
 // links classified as navigation are left out (for Page, nav makes no
 // difference). A negative r other than Page is read as Page. The result may
-// be empty when nav is false and every link is navigation.
+// be empty when nav is false and every link is navigation. Like Extract, it
+// holds at most MaxDrawn of the page's word count; Draw tells whether that
+// bound left words out.
 //
 // A link is navigation when it sits in a nav, aside, page header or page
 // footer, or in an element whose role, class or id says navigation (menus,
