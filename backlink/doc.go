@@ -23,6 +23,14 @@
 // rendered page, split by the one word rule of internal/words, and a radius
 // counts them across element boundaries.
 //
+// Each link contributes its own window of words, so the windows of links
+// close together overlap; the words drawn from one page for one radius
+// stop at MaxDrawn of the page's word count (four times its words, and at
+// least 131,072), which no page of the project's corpora reaches at the
+// paper's radii, but which keeps a page with links to the target by the
+// thousand from filling the memory. Located.Draw reports when a page
+// reaches it.
+//
 // Locate reads a page once for several radii; Parse reads it once for
 // several targets (a Document); Render and Words give the visible text of
 // any page (the filters use them), and Decode its bytes in UTF-8; Outlinks
@@ -90,5 +98,9 @@
 // line breaks; and it builds no DOM: it streams over the x/net/html
 // tokenizer, so malformed HTML is repaired only as far as a stack of open
 // elements allows. It fetches nothing and does not rank or filter pages.
-// Pages are read up to MaxPageSize bytes.
+// Pages are read up to MaxPageSize bytes, and the memory one page takes is
+// in proportion to its bytes (at most about twenty times a page of a
+// megabyte or more, on the pages BenchmarkHostilePages builds to defeat
+// that): a caller that reads pages from the open web bounds their size
+// before handing them over.
 package backlink

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/linkrot/relink/backlink"
 )
@@ -171,8 +172,30 @@ func ExampleNeighborhood() {
 	// 2 2 http://d.example/links.html
 }
 
+// A hostile page links to the target ten thousand times: the words drawn
+// around its links would hold each of its words many times over, so they
+// stop at MaxDrawn of its word count, and Draw says so.
+func ExampleLocated_Draw() {
+	page := strings.Repeat(`<a href="/lost.html">lost</a> one two three `, 10_000)
+	loc, err := backlink.Locate([]byte(page), "http://example.org/list.html", "http://example.org/lost.html")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("bound:", backlink.MaxDrawn(40_000))
+	for _, r := range []backlink.Radius{backlink.Anchor, 1, 10, 1000} {
+		words, cut := loc.Draw(r, nil)
+		fmt.Println(r, len(words), cut)
+	}
+	// Output:
+	// bound: 160000
+	// anchor 10000 false
+	// r1 29999 false
+	// ten 160000 true
+	// r1000 160000 true
+}
+
 func ExampleParseRadius() {
-	for _, s := range []string{"anchor", "ten", "5", "page", "wide"} {
+	for _, s := range []string{"anchor", "ten", "5", "r20", "page", "-1", "wide"} {
 		r, err := backlink.ParseRadius(s)
 		fmt.Println(s, int(r), err)
 	}
@@ -180,6 +203,25 @@ func ExampleParseRadius() {
 	// anchor 0 <nil>
 	// ten 10 <nil>
 	// 5 5 <nil>
+	// r20 20 <nil>
 	// page -1 <nil>
-	// wide 0 backlink: bad radius "wide": want anchor, page or a number of words
+	// -1 -1 <nil>
+	// wide 0 backlink: bad radius "wide": want anchor, five, ten, page, a number of words or r and a number (r20)
+}
+
+// A radius prints as the paper's figures name it, and the name reads back.
+func ExampleRadius_String() {
+	for _, r := range []backlink.Radius{backlink.Anchor, 5, 10, backlink.Page, 20} {
+		back, err := backlink.ParseRadius(r.String())
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(int(r), r, back == r)
+	}
+	// Output:
+	// 0 anchor true
+	// 5 five true
+	// 10 ten true
+	// -1 page true
+	// 20 r20 true
 }

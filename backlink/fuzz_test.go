@@ -1,13 +1,16 @@
 package backlink
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/internal/words"
 )
 
@@ -50,6 +53,9 @@ func FuzzExtract(f *testing.F) {
 			page, err := Words(html, "")
 			if err != nil {
 				t.Fatal(err)
+			}
+			if len(got) > MaxDrawn(len(page)) {
+				t.Fatalf("Extract(%d) returned %d words from a page of %d, more than MaxDrawn", r, len(got), len(page))
 			}
 			seen := make(map[string]bool, len(page))
 			for _, w := range page {
@@ -101,6 +107,90 @@ func FuzzRender(f *testing.F) {
 		}
 		if diff := cmp.Diff(words.Append([]string{}, text), got); diff != "" {
 			t.Fatalf("Words differs from the words of Render (-render +words):\n%s", diff)
+		}
+	})
+}
+
+// FuzzOutlinks checks, on any bytes, that Outlinks does not panic and
+// returns canonical http(s) links whose anchors are the page's words
+// between Start and End, and that the Document's Locate finds the same
+// links to a target as Locate, which reads the page with the prefilter.
+func FuzzOutlinks(f *testing.F) {
+	for _, seed := range fuzzSeeds(f) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, html []byte) {
+		links, err := Outlinks(html, testPage)
+		if err != nil {
+			t.Fatalf("Outlinks error: %v", err)
+		}
+		d, err := Parse(html, testPage)
+		if err != nil {
+			t.Fatalf("Parse error: %v", err)
+		}
+		page := d.Words()
+		for _, l := range links {
+			if c, err := canon.Canonicalize(l.URI); err != nil || c != l.URI || !isHTTP(l.URI) {
+				t.Fatalf("Outlinks gave %q, not a canonical http(s) URI", l.URI)
+			}
+			if l.Start < 0 || l.Start > l.End || l.End > len(page) {
+				t.Fatalf("link %q has words %d-%d of a page of %d", l.URI, l.Start, l.End, len(page))
+			}
+			if want := strings.Join(page[l.Start:l.End], " "); l.Anchor != want && !l.Area {
+				t.Fatalf("link %q has anchor %q, want the words %q", l.URI, l.Anchor, want)
+			}
+		}
+		seen := map[string]bool{}
+		for _, l := range links {
+			if seen[l.URI] || len(seen) == 3 {
+				continue
+			}
+			seen[l.URI] = true
+			fromDoc, docErr := d.Locate(l.URI)
+			direct, err := Locate(html, testPage, l.URI)
+			if (docErr == nil) != (err == nil) {
+				t.Fatalf("Document.Locate(%q) error %v, Locate error %v", l.URI, docErr, err)
+			}
+			if err != nil {
+				continue
+			}
+			if diff := cmp.Diff(direct.Links(), fromDoc.Links()); diff != "" {
+				t.Fatalf("Document.Locate(%q) differs from Locate (-locate +document):\n%s", l.URI, diff)
+			}
+		}
+	})
+}
+
+// FuzzDecode checks, on any bytes and header, that Decode does not fail or
+// panic, gives valid UTF-8 (after its byte order mark) at most three
+// bytes for each byte read, and leaves its own output alone when it is
+// decoded again with the same header.
+func FuzzDecode(f *testing.F) {
+	for _, seed := range fuzzSeeds(f) {
+		f.Add(seed, "")
+	}
+	f.Add([]byte("caf\xe9"), "text/html; charset=iso-8859-1")
+	f.Add([]byte("\x82\xa0\x82\xa2"), "text/html; charset=shift_jis")
+	f.Add([]byte("\x1b$B$3$s\x1b(B"), "text/html; charset=iso-2022-jp")
+	f.Add([]byte("a\x00b\x00"), "text/html; charset=utf-16le")
+	f.Add([]byte("\x1f\x8b\x08\x00\x00\x00\x00\x00"), "text/html")
+	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
+		out, name, err := Decode(body, contentType)
+		if err != nil {
+			t.Fatalf("Decode error: %v", err)
+		}
+		if name == "" {
+			t.Fatal("Decode named no charset")
+		}
+		if !utf8.Valid(bytes.TrimPrefix(out, []byte(utf8BOM))) {
+			t.Fatalf("Decode(%q) as %s = %q, not valid UTF-8", body, name, out)
+		}
+		if len(out) > 3*len(body)+len(utf8BOM) {
+			t.Fatalf("Decode gave %d bytes for %d", len(out), len(body))
+		}
+		again, _, err := Decode(out, contentType)
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("Decode(Decode(%q)) = %q, %v, want %q", body, again, err, out)
 		}
 	})
 }

@@ -3,26 +3,11 @@ package backlink
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strconv"
-	"strings"
 )
 
 // ErrNoLink is returned by Extract and Locate when the page holds no link to
 // the target (links inside image maps do not count).
 var ErrNoLink = errors.New("backlink: no link to target")
-
-// Radius is how many words around each link to the target Extract draws, on
-// each side, beyond the anchor words themselves (the paper, §3.2 "Radius").
-// The paper's four settings are Anchor, Radius(5), Radius(10) and Page.
-type Radius int
-
-const (
-	// Anchor draws the anchor words of each link alone.
-	Anchor Radius = 0
-	// Page draws every visible word of the page.
-	Page Radius = -1
-)
 
 // Backlink is a page that links to a target URI.
 type Backlink struct {
@@ -65,28 +50,4 @@ type ProviderFunc func(ctx context.Context, uri string, limit int) ([]Backlink, 
 // Backlinks returns f(ctx, uri, limit).
 func (f ProviderFunc) Backlinks(ctx context.Context, uri string, limit int) ([]Backlink, error) {
 	return f(ctx, uri, limit)
-}
-
-// ErrBadRadius is returned by ParseRadius for text that names no radius.
-var ErrBadRadius = errors.New("backlink: bad radius")
-
-// ParseRadius reads a radius as a person or a method name writes it:
-// "anchor", "page", "five", "ten", or a number of words ("5"). Case is
-// ignored. Anything else returns an error wrapping ErrBadRadius.
-func ParseRadius(s string) (Radius, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "anchor":
-		return Anchor, nil
-	case "page":
-		return Page, nil
-	case "five":
-		return 5, nil
-	case "ten":
-		return 10, nil
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%w %q: want anchor, page or a number of words", ErrBadRadius, s)
-	}
-	return Radius(n), nil
 }
