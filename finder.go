@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
@@ -125,9 +126,9 @@ type Trace struct {
 	// Filter names what caught the page when it was not kept: one of the
 	// filter package's names, FilterFetch or FilterLink.
 	Filter string
-	// Reason says why, in words. A kept page may carry a note here too
-	// (its words came from the provider's anchor texts, or were cut at the
-	// bound backlink.MaxDrawFactor sets).
+	// Reason says why, in words. A kept page may carry a note here too:
+	// its words came from the provider's anchor texts, or were cut at the
+	// bound backlink.MaxDrawn sets (CutReason).
 	Reason string
 	// Words is how many words the page gave to the signature, for the
 	// paper's method (Paper); 0 for other strategies.
@@ -275,17 +276,20 @@ func (f *Finder) Clues(ctx context.Context, uri string, n Needs) (*Clues, error)
 // Results and ranked anew from 1. When o holds no query it returns the
 // Result with an error wrapping ErrNoQuery that says why.
 func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
+	var words []int
+	if p, ok := s.(Paper); ok {
+		words = p.wordCounts(c)
+	}
 	res := &Result{URI: c.URI, Method: s.Name(), Backlinks: traces(c.Evidence), Step: o.Step, Fetches: o.Fetches}
+	for i, n := range words {
+		res.Backlinks[i].Words = n
+	}
 	res.Archived = c.Archive != nil && s.Needs().Archive
 	res.Queries, res.Signature = o.Queries, o.Signature
 	if len(o.Queries) > 0 {
 		res.Query = o.Queries[0]
 	}
-	if p, ok := s.(Paper); ok {
-		for i, n := range p.wordCounts(c) {
-			res.Backlinks[i].Words = n
-		}
-	}
+
 	if len(o.Queries) == 0 {
 		return res, fmt.Errorf("%w for %s: %s", ErrNoQuery, c.URI, c.why())
 	}
@@ -320,11 +324,22 @@ func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
 	return res, nil
 }
 
+// CutReason is the note a kept page's Trace carries when the words drawn
+// from it were cut at the bound backlink.MaxDrawn sets: a page that links
+// to the missing page so often that its windows of words would hold many
+// times its own words (a hostile page, or a radius far wider than the
+// paper's) gives the first of them only.
+const CutReason = "words cut at backlink.MaxDrawn: the page's links to the target would draw many times its own words"
+
 // traces returns the audit trail of evidence.
 func traces(evidence []*Evidence) []Trace {
 	out := make([]Trace, 0, len(evidence))
 	for _, e := range evidence {
-		out = append(out, e.Trace)
+		t := e.Trace
+		if e.cut.Load() {
+			t.Reason = strings.TrimPrefix(t.Reason+"; "+CutReason, "; ")
+		}
+		out = append(out, t)
 	}
 	return out
 }
@@ -405,6 +420,7 @@ type Evidence struct {
 	Trace
 	located *backlink.Located
 	page    *Inspection
+	cut     atomic.Bool // a draw of words was cut at backlink.MaxDrawn
 	// anchors are the provider's anchor texts (Backlink.Anchors), used
 	// when the page itself could not be had.
 	anchors []string

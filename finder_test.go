@@ -319,3 +319,31 @@ func TestFinderBothSchemes(t *testing.T) {
 	assert.Len(t, res.Backlinks, 6)
 	assert.Equal(t, "sourdough starter feeding guide", (*queries)[0].String())
 }
+
+// TestFinderCutInTrail: a backlink page whose links to the target would
+// draw many times its own words gives the first words only, and its trace
+// says so (issue 12: a hostile page cannot take the machine's memory).
+func TestFinderCutInTrail(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><body>` + filler)
+	for range 20000 {
+		b.WriteString(`<a href="https://example.org/guides/sourdough-starter">sourdough starter</a> `)
+	}
+	b.WriteString(`</body></html>`)
+	hostile := b.String()
+	f, _ := fakeFinder(t)
+	inner := f.Fetcher
+	f.Fetcher = filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
+		if uri == "https://a.example/blog" {
+			return &filter.Page{URI: uri, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(hostile)}, nil
+		}
+		return inner.Fetch(ctx, uri)
+	})
+	f.Strategy = relink.Paper{Radius: 1000}
+	res, err := f.Find(context.Background(), target)
+	require.NoError(t, err)
+	require.True(t, res.Backlinks[0].Kept)
+	assert.Contains(t, res.Backlinks[0].Reason, relink.CutReason)
+	assert.LessOrEqual(t, res.Backlinks[0].Words, backlink.MaxDrawn(40000+100))
+	assert.NotContains(t, res.Backlinks[1].Reason, relink.CutReason, "an ordinary page")
+}

@@ -214,7 +214,11 @@ func (c *Clues) words(r backlink.Radius, keep func(backlink.Link) bool) [][]stri
 // whatever the radius.
 func (e *Evidence) drawOf(r backlink.Radius, target string, keep func(backlink.Link) bool) []string {
 	if e.located != nil {
-		return e.located.WordsOf(r, keep)
+		words, cut := e.located.Draw(r, keep)
+		if cut {
+			e.cut.Store(true)
+		}
+		return words
 	}
 	var out []string
 	for _, l := range e.links(target) {
