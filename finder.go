@@ -93,6 +93,11 @@ type Finder struct {
 	// offer the dead address as its own new home. The paper's experiment
 	// counted it, since there the page kept its URI.
 	KeepMissing bool
+	// Threshold is the confidence at or above which Find answers with its
+	// first candidate (Result.Found); below it the answer is "not found".
+	// Zero means DefaultThreshold; a negative Threshold answers whenever
+	// there is a candidate.
+	Threshold float64
 	// KeepBacklinks keeps the level-1 backlink pages among the
 	// candidates. By default they are left out: a page that links to the
 	// missing page is not it, though it often shares its words. Level-2
@@ -166,6 +171,14 @@ type Result struct {
 	Fetches int
 	// Archived reports whether an archived copy of the page was used.
 	Archived bool
+	// Confidence is how sure relink is that the first candidate is the
+	// missing page, in [0, 1] (see the function Confidence).
+	Confidence float64
+	// Found reports whether Confidence reached the Finder's Threshold: the
+	// first candidate is the answer. When false the answer is "not found"
+	// (the page is gone, or the evidence does not single it out), though
+	// the candidates are still there to look at.
+	Found bool
 }
 
 // Find treats uri as missing and looks for it again with the Finder's
@@ -321,6 +334,12 @@ func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
 		r.Rank = len(res.Candidates) + 1
 		res.Candidates = append(res.Candidates, r)
 	}
+	res.Confidence = Confidence(c, res.Candidates)
+	threshold := f.Threshold
+	if threshold == 0 {
+		threshold = DefaultThreshold
+	}
+	res.Found = len(res.Candidates) > 0 && res.Confidence >= threshold
 	return res, nil
 }
 

@@ -40,6 +40,29 @@ type Run struct {
 	SuccessAt10 float64 `json:"success_at_10"`
 	// Cost is what the method cost per target, when it was measured.
 	Cost *Cost `json:"cost,omitempty"`
+	// Answer is how often the method's confidence reached its threshold,
+	// and how often its first candidate was then the page; nil when no
+	// confidence was recorded (Table.AddAnswer).
+	Answer *Answer `json:"answer,omitempty"`
+	// Default marks the runs of the method a relink.Finder uses by
+	// default.
+	Default bool `json:"default,omitempty"`
+}
+
+// Answer is what a method's confidence said over a set of targets: the
+// answer of BENCHMARK.md's summary.json.
+type Answer struct {
+	// Threshold is the confidence at or above which the method answers
+	// with its first candidate; below it, it says "not found".
+	Threshold float64 `json:"threshold"`
+	// Answered is the fraction of targets for which the confidence
+	// reached Threshold.
+	Answered float64 `json:"answered"`
+	// Correct is the fraction of targets for which it did and the first
+	// candidate was the page. Correct/Answered is the precision of the
+	// method's answers; for deleted pages Correct is 0 and Answered is
+	// the rate of false suggestions.
+	Correct float64 `json:"correct"`
 }
 
 // Cost is what rediscovering one target costs with a method, on average
@@ -74,6 +97,10 @@ type MethodInfo struct {
 	Mode string
 	// UsesArchive is copied to Run.UsesArchive.
 	UsesArchive bool
+	// Threshold is copied to Run.Answer.Threshold.
+	Threshold float64
+	// Default is copied to Run.Default.
+	Default bool
 }
 
 // Table collects the rank at which each target was found, by method and
@@ -82,10 +109,14 @@ type MethodInfo struct {
 // copied after first use. It is safe for concurrent use, so the workers of
 // an evaluation can add to one Table.
 type Table struct {
-	mu    sync.Mutex
-	ranks map[runKey][]int
-	info  map[string]MethodInfo
+	mu      sync.Mutex
+	ranks   map[runKey][]int
+	answers map[runKey]*answerCount
+	info    map[string]MethodInfo
 }
+
+// answerCount counts a run's answers.
+type answerCount struct{ answered, correct int }
 
 // runKey identifies one column of a table.
 type runKey struct {
@@ -107,6 +138,30 @@ func (t *Table) Add(method string, terms, rank int) {
 	}
 	k := runKey{method, terms}
 	t.ranks[k] = append(t.ranks[k], rank)
+}
+
+// AddAnswer records, for one target of method at signature size terms,
+// whether the method's confidence reached its threshold (answered) and
+// whether its first candidate was then the page (correct). The fractions
+// of Run.Answer are over the targets added with Add.
+func (t *Table) AddAnswer(method string, terms int, answered, correct bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.answers == nil {
+		t.answers = make(map[runKey]*answerCount)
+	}
+	k := runKey{method, terms}
+	a := t.answers[k]
+	if a == nil {
+		a = &answerCount{}
+		t.answers[k] = a
+	}
+	if answered {
+		a.answered++
+		if correct {
+			a.correct++
+		}
+	}
 }
 
 // Describe sets the mode and archive use reported in every Run of method,
@@ -150,7 +205,11 @@ func (t *Table) Runs() []Run {
 	for k, ranks := range t.ranks {
 		r := NewRun(k.method, k.terms, ranks)
 		info := t.info[k.method]
-		r.Mode, r.UsesArchive = info.Mode, info.UsesArchive
+		r.Mode, r.UsesArchive, r.Default = info.Mode, info.UsesArchive, info.Default
+		if a := t.answers[k]; a != nil && len(ranks) > 0 {
+			n := float64(len(ranks))
+			r.Answer = &Answer{Threshold: info.Threshold, Answered: float64(a.answered) / n, Correct: float64(a.correct) / n}
+		}
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b Run) int {

@@ -240,3 +240,26 @@ func TestMarkdownEdgeCases(t *testing.T) {
 		})
 	}
 }
+
+// TestTableAnswer: the answer fractions are over every target of a run, and
+// a run without recorded answers has none.
+func TestTableAnswer(t *testing.T) {
+	tb := NewTable()
+	for _, tc := range []struct {
+		rank              int
+		answered, correct bool
+	}{{1, true, true}, {2, true, false}, {1, false, false}, {0, false, false}} {
+		tb.Add("rerank", 4, tc.rank)
+		tb.AddAnswer("rerank", 4, tc.answered, tc.correct)
+	}
+	tb.Add("phrase", 0, 1)
+	tb.Describe("rerank", MethodInfo{Threshold: 0.5, Default: true})
+	runs := tb.Runs()
+	if len(runs) != 2 || runs[0].Method != "phrase" || runs[0].Answer != nil {
+		t.Fatalf("runs = %+v, want phrase without an answer first", runs)
+	}
+	want := &Answer{Threshold: 0.5, Answered: 0.5, Correct: 0.25}
+	if diff := cmp.Diff(want, runs[1].Answer); diff != "" || !runs[1].Default {
+		t.Errorf("rerank answer (-want +got):\n%s; default %t", diff, runs[1].Default)
+	}
+}

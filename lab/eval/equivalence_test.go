@@ -107,6 +107,10 @@ func TestEvaluateIsFind(t *testing.T) {
 					got := rankOf(res.Candidates, target)
 					mr := rep.Targets[jb.target].Methods[jb.name]
 					want := mr.Ranks[max(jb.size, 0)]
+					if conf := mr.Confidences[max(jb.size, 0)]; conf != res.Confidence {
+						got, want = -1, -2 // reported below as a difference
+						t.Errorf("%s with %s: confidence %v in Evaluate, %v in Find", target, jb.name, conf, res.Confidence)
+					}
 					compared.Add(1)
 					if got > 0 {
 						found.Add(1)

@@ -263,6 +263,9 @@ type MethodReport struct {
 	Fetches  int `json:"fetches"`
 	// Step is the strategy's Outcome.Step, if any.
 	Step string `json:"step,omitempty"`
+	// Confidences are the answer's confidence (relink.Result.Confidence)
+	// for each rank of Ranks.
+	Confidences []float64 `json:"confidences"`
 }
 
 // View is the web as one evaluation target sees it: a web in which that
@@ -318,6 +321,10 @@ type Evaluation struct {
 	// both: the paper's setting, where the page kept its URI in the
 	// engine and the paper counted whatever the engine answered.
 	LeaveOutMissing, LeaveOutBacklinks bool
+	// Threshold is the confidence at or above which a method answers with
+	// its first candidate, for Report's answers (score.Run.Answer); zero
+	// means relink.DefaultThreshold.
+	Threshold float64
 	// Workers is how many targets are evaluated at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
@@ -478,20 +485,29 @@ func (r *run) report() *Report {
 		c.Searches += float64(mr.Searches)
 		c.Fetches += float64(mr.Fetches)
 	}
+	threshold := cmp.Or(r.ev.Threshold, relink.DefaultThreshold)
+	add := func(name string, size int, mr MethodReport, i int) {
+		rep.Table.Add(name, size, mr.Ranks[i])
+		answered := mr.Confidences[i] >= threshold
+		rep.Table.AddAnswer(name, size, answered, answered && mr.Ranks[i] == 1)
+	}
+	for _, m := range rep.Methods {
+		rep.Table.Describe(m.String(), score.MethodInfo{Threshold: threshold})
+	}
+	for _, st := range r.ev.Strategies {
+		rep.Table.Describe(st.Name(), score.MethodInfo{Threshold: threshold, UsesArchive: st.Needs().Archive, Default: st.Name() == relink.Default().Name()})
+	}
 	for _, t := range r.reports {
 		for _, m := range rep.Methods {
 			name := m.String()
 			for i, size := range r.grid.Sizes {
-				rep.Table.Add(name, size, t.Methods[name].Ranks[i])
+				add(name, size, t.Methods[name], i)
 			}
 			addCost(name, t.Methods[name])
 		}
 		for _, st := range r.ev.Strategies {
 			mr := t.Methods[st.Name()]
-			rep.Table.Add(st.Name(), st.Terms(), mr.Ranks[0])
-			if st.Needs().Archive {
-				rep.Table.Describe(st.Name(), score.MethodInfo{UsesArchive: true})
-			}
+			add(st.Name(), st.Terms(), mr, 0)
 			addCost(st.Name(), mr)
 		}
 	}
@@ -660,13 +676,14 @@ func (t *targetRun) methods(ctx context.Context, m Method) error {
 			return fmt.Errorf("eval: %s: %w", t.target, err)
 		}
 		mr := MethodReport{
-			Backlinks: len(clues.Evidence),
-			Kept:      kept,
-			Lookups:   int(lookups),
-			Searches:  1,
-			Fetches:   fetches,
-			Terms:     sig.Top(slices.Max(t.grid.Sizes)).Terms(),
-			Ranks:     make([]int, len(t.grid.Sizes)),
+			Backlinks:   len(clues.Evidence),
+			Kept:        kept,
+			Lookups:     int(lookups),
+			Searches:    1,
+			Fetches:     fetches,
+			Terms:       sig.Top(slices.Max(t.grid.Sizes)).Terms(),
+			Ranks:       make([]int, len(t.grid.Sizes)),
+			Confidences: make([]float64, len(t.grid.Sizes)),
 		}
 		for i, size := range t.grid.Sizes {
 			p.Size = size
@@ -678,7 +695,7 @@ func (t *targetRun) methods(ctx context.Context, m Method) error {
 					return fmt.Errorf("eval: %s: search %q: %w", t.target, q, err)
 				}
 			}
-			if mr.Ranks[i], err = t.rank(p, clues, o); err != nil {
+			if mr.Ranks[i], mr.Confidences[i], err = t.rank(p, clues, o); err != nil {
 				return err
 			}
 		}
@@ -708,12 +725,13 @@ func (t *targetRun) strategy(ctx context.Context, st relink.Strategy) error {
 		return fmt.Errorf("eval: %s: %s: %w", t.target, st.Name(), err)
 	}
 	mr := MethodReport{
-		Backlinks: len(res.Backlinks),
-		Ranks:     []int{t.rankIn(res.Candidates)},
-		Lookups:   int(t.links.calls.Load() - lookups),
-		Searches:  len(res.Queries),
-		Fetches:   res.Fetches,
-		Step:      res.Step,
+		Backlinks:   len(res.Backlinks),
+		Ranks:       []int{t.rankIn(res.Candidates)},
+		Confidences: []float64{res.Confidence},
+		Lookups:     int(t.links.calls.Load() - lookups),
+		Searches:    len(res.Queries),
+		Fetches:     res.Fetches,
+		Step:        res.Step,
 	}
 	for _, b := range res.Backlinks {
 		mr.Fetches += b.Fetches
@@ -729,13 +747,13 @@ func (t *targetRun) strategy(ctx context.Context, st relink.Strategy) error {
 }
 
 // rank returns the rank of the target's page among the candidates that
-// Finder.Answer makes of o.
-func (t *targetRun) rank(s relink.Strategy, c *relink.Clues, o *relink.Outcome) (int, error) {
+// Finder.Answer makes of o, and the answer's confidence.
+func (t *targetRun) rank(s relink.Strategy, c *relink.Clues, o *relink.Outcome) (int, float64, error) {
 	res, err := t.finder.Answer(s, c, o)
 	if err != nil && !errors.Is(err, relink.ErrNoQuery) {
-		return 0, err
+		return 0, 0, err
 	}
-	return t.rankIn(res.Candidates), nil
+	return t.rankIn(res.Candidates), res.Confidence, nil
 }
 
 // rankIn returns the rank of the target's page in candidates, 1 first, or 0.

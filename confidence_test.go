@@ -1,0 +1,80 @@
+package relink_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/lexsig"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestConfidence: the first candidate's title against the backlinks'
+// anchor phrases ("sourdough starter guide", "feeding a sourdough
+// starter", from the fake web).
+func TestConfidence(t *testing.T) {
+	f, _ := fakeFinder(t)
+	clues, err := f.Clues(context.Background(), target, relink.Needs{})
+	require.NoError(t, err)
+	titles := func(ts ...string) []lexsig.Result {
+		out := make([]lexsig.Result, len(ts))
+		for i, s := range ts {
+			out[i] = lexsig.Result{Rank: i + 1, URI: fmt.Sprintf("https://example.org/%d", i), Title: s}
+		}
+		return out
+	}
+	tests := []struct {
+		name       string
+		candidates []lexsig.Result
+		want       float64
+	}{
+		{"no candidate", nil, 0},
+		{"no title", titles(""), 0},
+		{"the phrase whole", titles("The sourdough starter guide | Example"), 1},
+		{"part of a phrase", titles("Sourdough recipes"), 1.0 / 3},
+		{"nothing in common", titles("Rye bread"), 0},
+		{"two siblings alike", titles("Sourdough starter guide", "Sourdough starter guide (old)"), 0.5},
+		{"a better first", titles("Sourdough starter guide", "Sourdough recipes"), 1},
+	}
+	for _, tt := range tests {
+		assert.InDelta(t, tt.want, relink.Confidence(clues, tt.candidates), 1e-9, tt.name)
+	}
+	// Without anchor phrases the missing URI's words judge, at half weight.
+	bare := &relink.Clues{URI: "https://example.org/guides/rye-bread"}
+	assert.InDelta(t, 0.5, relink.Confidence(bare, titles("Rye bread guides")), 1e-9, "URI words, whole")
+}
+
+// TestFinderFound: Found is the confidence against the Finder's threshold.
+func TestFinderFound(t *testing.T) {
+	for _, tt := range []struct {
+		title     string
+		threshold float64
+		found     bool
+	}{
+		{"Sourdough starter guide", 0, true},
+		{"Sourdough recipes", 0, false},
+		{"Sourdough recipes", 0.3, true},
+		{"Rye bread", -1, true},
+	} {
+		f, _ := fakeFinder(t)
+		f.Threshold = tt.threshold
+		f.Searcher = lexsig.SearcherFunc(func(context.Context, lexsig.Query, int) ([]lexsig.Result, error) {
+			return []lexsig.Result{{Rank: 1, URI: "https://example.org/new", Title: tt.title}}, nil
+		})
+		res, err := f.Find(context.Background(), target)
+		require.NoError(t, err)
+		assert.Equal(t, tt.found, res.Found, "%q at threshold %v (confidence %v)", tt.title, tt.threshold, res.Confidence)
+	}
+}
+
+func ExampleConfidence() {
+	// A page without anchor phrases is judged by the words of its URI.
+	clues := &relink.Clues{URI: "https://example.org/annual-rainfall"}
+	fmt.Println(relink.Confidence(clues, []lexsig.Result{{URI: "https://example.org/reports/rainfall", Title: "Annual rainfall"}}))
+	fmt.Println(relink.Confidence(clues, []lexsig.Result{{URI: "https://example.org/weather", Title: "Weather"}}))
+	// Output:
+	// 0.5
+	// 0
+}
