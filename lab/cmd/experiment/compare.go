@@ -38,6 +38,9 @@ func (res *results) modes() []mode {
 	if res.moved != nil {
 		out = append(out, mode{name: "moved", title: "moved (the page has a new URI)", report: res.moved})
 	}
+	if res.deleted != nil {
+		out = append(out, mode{name: "deleted", title: "deleted (the page is gone: the right answer is not found)", report: res.deleted})
+	}
 	return out
 }
 
@@ -87,7 +90,7 @@ func find(rep *eval.Report, method string, terms int) (score.Run, bool) {
 // 1-anchor-10 at 4 terms, in every mode, with its cost.
 func (res *results) writeComparison(w io.Writer) error {
 	fmt.Fprintf(w, "# The project's methods against the paper's: corpus %s, %d targets, seed %d\n\n", res.corpus, len(res.targets), res.seed)
-	fmt.Fprintf(w, "Every method on the same targets. Δ is the difference in mean nDCG from %s at %d terms in the same mode. Cost per target: backlink lookups, search queries, page fetches (backlink pages and their soft-404 probes, and candidate pages for rerank-fetch). Methods marked archive read an archived copy of the page and are kept apart: the others need none.\n\n", baseline, baselineTerms)
+	fmt.Fprintf(w, "Every method on the same targets. Δ is the difference in mean nDCG from %s at %d terms in the same mode. Answered is the share of targets whose answer's confidence reached the threshold (relink.DefaultThreshold), precision the share of those whose first candidate is the page; in the deleted mode every answer is a false suggestion. Cost per target: backlink lookups, search queries, page fetches (backlink pages and their soft-404 probes, and candidate pages for rerank-fetch). Methods marked archive read an archived copy of the page and are kept apart: the others need none.\n\n", baseline, baselineTerms)
 	strategies := map[string]relink.Strategy{}
 	for _, s := range relink.Strategies() {
 		strategies[s.Name()] = s
@@ -98,8 +101,8 @@ func (res *results) writeComparison(w io.Writer) error {
 			continue
 		}
 		fmt.Fprintf(w, "## Mode: %s\n\n", m.title)
-		fmt.Fprintln(w, "| method | terms | archive | mean nDCG | Δ | rank 1 | top 10 | MRR | lookups | searches | fetches |")
-		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+		fmt.Fprintln(w, "| method | terms | archive | mean nDCG | Δ | rank 1 | top 10 | MRR | answered | precision | lookups | searches | fetches |")
+		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 		for _, c := range comparedMethods() {
 			r, ok := find(m.report, c.method, c.terms)
 			if !ok {
@@ -110,9 +113,16 @@ func (res *results) writeComparison(w io.Writer) error {
 				archive = "yes"
 			}
 			cost := m.report.Costs[c.method]
-			fmt.Fprintf(w, "| %s | %d | %s | %.3f | %+.3f | %.1f%% | %.1f%% | %.3f | %.2f | %.2f | %.2f |\n",
+			answered, precision := "", ""
+			if a := r.Answer; a != nil {
+				answered = fmt.Sprintf("%.1f%%", 100*a.Answered)
+				if a.Answered > 0 && m.name != "deleted" {
+					precision = fmt.Sprintf("%.3f", a.Correct/a.Answered)
+				}
+			}
+			fmt.Fprintf(w, "| %s | %d | %s | %.3f | %+.3f | %.1f%% | %.1f%% | %.3f | %s | %s | %.2f | %.2f | %.2f |\n",
 				c.method, c.terms, archive, r.MeanNDCG, r.MeanNDCG-base.MeanNDCG, 100*r.SuccessAt1, 100*r.SuccessAt10, r.MRR,
-				cost.Lookups, cost.Searches, cost.Fetches)
+				answered, precision, cost.Lookups, cost.Searches, cost.Fetches)
 		}
 		fmt.Fprintln(w)
 	}
@@ -131,7 +141,7 @@ func (res *results) writeComparisonFigure(dir string) error {
 	p.Add(plotter.NewGrid())
 	modes := res.modes()
 	width := vg.Points(12)
-	colors := []color.Color{color.RGBA{R: 31, G: 119, B: 180, A: 255}, color.RGBA{R: 255, G: 127, B: 14, A: 255}}
+	colors := []color.Color{color.RGBA{R: 31, G: 119, B: 180, A: 255}, color.RGBA{R: 255, G: 127, B: 14, A: 255}, color.RGBA{R: 44, G: 160, B: 44, A: 255}}
 	for i, m := range modes {
 		vals := make(plotter.Values, len(methods))
 		for j, c := range methods {

@@ -74,6 +74,7 @@ type config struct {
 	workers                  int
 	nav                      string
 	moved                    bool
+	deleted                  bool
 	cpuProfile               string
 	args                     []string
 }
@@ -108,7 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.workers, "workers", 0, "targets evaluated at once (0: one per CPU)")
 	fs.StringVar(&cfg.nav, "nav", "both", "navigation links: with (the paper's setting), without, or both")
 	fs.BoolVar(&cfg.moved, "moved", true, "also run the moved mode (the older form of -modes paper,moved)")
-	modes := fs.String("modes", "", "evaluation `LIST`, comma-separated: paper (always run: the paper's setting) and moved (each target published at a new URI, its old one dead; needs -corpus and its files); default paper,moved")
+	modes := fs.String("modes", "", "evaluation `LIST`, comma-separated: paper (always run: the paper's setting), moved (each target published at a new URI, its old one dead; needs -corpus and its files) and deleted (each target gone from the web and the index: the right answer is not found); default paper,moved,deleted")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the grid to `FILE`")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: experiment -corpus MANIFEST -store FILE [-targets N] [-seed S] [-modes LIST] [-out DIR]")
@@ -117,17 +118,20 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	cfg.deleted = true
 	if *modes != "" {
-		cfg.moved = false
+		cfg.moved, cfg.deleted = false, false
 		for m := range strings.SplitSeq(*modes, ",") {
 			switch strings.TrimSpace(m) {
 			case "paper":
 			case "moved":
 				cfg.moved = true
-			case "migrated", "edited", "deleted":
+			case "deleted":
+				cfg.deleted = true
+			case "migrated", "edited":
 				return nil, fmt.Errorf("-modes: the %s mode is not built yet", m)
 			default:
-				return nil, fmt.Errorf("-modes: unknown mode %q (want paper, moved)", m)
+				return nil, fmt.Errorf("-modes: unknown mode %q (want paper, moved, deleted)", m)
 			}
 		}
 	}
@@ -233,10 +237,40 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if cfg.deleted {
+		if err := runDeleted(ctx, ev, res, stderr); err != nil {
+			return err
+		}
+	}
+	if totals, err := s.Totals(ctx); err == nil {
+		res.pages = totals.Pages
+	}
 	if err := res.write(ctx, cfg, s); err != nil {
 		return err
 	}
 	return res.print(stdout, cfg.out)
+}
+
+// runDeleted runs ev again in the deleted mode: each target is gone from
+// the web and from the index, and the right answer is "not found". The
+// store of the paper's mode serves: the Finder's defaults leave the missing
+// URI out of the candidates, so the page is in no answer, as if no index
+// held it (its words still count in document frequencies, a difference of
+// one page in thousands). No candidate is the page: every rank is 0, and
+// an answer whose confidence reaches the threshold is a false suggestion.
+func runDeleted(ctx context.Context, ev eval.Evaluation, res *results, stderr io.Writer) error {
+	bar := newProgress(stderr, len(ev.Targets))
+	ev.Progress = bar.update
+	ev.LeaveOutMissing, ev.LeaveOutBacklinks = true, true
+	ev.Answer = func(string) string { return "" } // never found
+	start := time.Now()
+	rep, err := eval.Evaluate(ctx, ev)
+	bar.finish()
+	if err != nil {
+		return fmt.Errorf("deleted mode: %w", err)
+	}
+	res.deleted, res.deletedGrid = rep, time.Since(start)
+	return nil
 }
 
 // openStore opens the store, building it from the manifest first when the

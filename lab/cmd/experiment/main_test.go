@@ -94,7 +94,7 @@ func TestRun(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	if diff := cmp.Diff([]string{"corpus", "runs", "seconds", "seed", "targets"}, keys); diff != "" {
+	if diff := cmp.Diff([]string{"corpus", "pages", "runs", "seconds", "seed", "targets"}, keys); diff != "" {
 		t.Errorf("summary.json keys (-want +got):\n%s", diff)
 	}
 	var sum struct {
@@ -118,14 +118,14 @@ func TestRun(t *testing.T) {
 	if sum.Corpus != "tea" || sum.Targets != 2 || sum.Seed != 1 {
 		t.Errorf("summary: corpus %q, targets %d, seed %d; want tea, 2, 1", sum.Corpus, sum.Targets, sum.Seed)
 	}
-	if _, ok := sum.Seconds["ingest"]; !ok || len(sum.Seconds) != 4 || sum.Seconds["grid"] <= 0 || sum.Seconds["moved_grid"] <= 0 {
-		t.Errorf("seconds = %v, want ingest and positive grid times for both modes", sum.Seconds)
+	if _, ok := sum.Seconds["ingest"]; !ok || len(sum.Seconds) != 5 || sum.Seconds["grid"] <= 0 || sum.Seconds["moved_grid"] <= 0 || sum.Seconds["deleted_grid"] <= 0 {
+		t.Errorf("seconds = %v, want ingest and positive grid times for the three modes", sum.Seconds)
 	}
 	// In each mode, the paper's 24 methods and their 24 variants without
 	// navigation links at 8 sizes each, and the project's strategies.
 	perMode := 48*8 + len(relink.Strategies())
-	if len(sum.Runs) != 2*perMode {
-		t.Errorf("%d runs, want %d", len(sum.Runs), 2*perMode)
+	if len(sum.Runs) != 3*perMode {
+		t.Errorf("%d runs, want %d", len(sum.Runs), 3*perMode)
 	}
 	modes := map[string]int{}
 	archive := 0
@@ -135,8 +135,8 @@ func TestRun(t *testing.T) {
 			archive++
 		}
 	}
-	if modes[""] != perMode || modes["moved"] != perMode || archive != 2*3 {
-		t.Errorf("runs by mode %v and %d using an archive, want %d in each mode and 6", modes, archive, perMode)
+	if modes[""] != perMode || modes["moved"] != perMode || modes["deleted"] != perMode || archive != 3*3 {
+		t.Errorf("runs by mode %v and %d using an archive, want %d in each mode and 9", modes, archive, perMode)
 	}
 	methods := map[string]bool{}
 	for _, r := range sum.Runs {
@@ -148,6 +148,9 @@ func TestRun(t *testing.T) {
 				t.Errorf("run %s/%d: no bucket %q", r.Method, r.Terms, b)
 			}
 			total += v
+		}
+		if r.Mode == "deleted" && (r.MeanNDCG == nil || *r.MeanNDCG != 0 || r.Buckets[">1000"] != 100) {
+			t.Errorf("deleted run %s/%d: mean nDCG %v, buckets %v; want 0 and every target >1000", r.Method, r.Terms, r.MeanNDCG, r.Buckets)
 		}
 		if r.Targets != 2 || r.MeanNDCG == nil || *r.MeanNDCG < 0 || *r.MeanNDCG > 1 || total < 99.99 || total > 100.01 {
 			t.Errorf("run %+v: want 2 targets, a mean nDCG in [0, 1] and buckets summing to 100", r)

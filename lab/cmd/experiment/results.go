@@ -38,6 +38,12 @@ type results struct {
 	// The moved mode's report and times; moved is nil when it did not run.
 	moved                  *eval.Report
 	movedIngest, movedGrid time.Duration
+	// The deleted mode's report and time; deleted is nil when it did not
+	// run.
+	deleted     *eval.Report
+	deletedGrid time.Duration
+	// pages is the number of pages in the index.
+	pages int
 }
 
 // run returns the run of method at size, and whether there is one.
@@ -127,6 +133,7 @@ type summary struct {
 	Corpus  string      `json:"corpus"`
 	Targets int         `json:"targets"`
 	Seed    uint64      `json:"seed"`
+	Pages   int         `json:"pages,omitempty"`
 	Runs    []score.Run `json:"runs"`
 	Seconds seconds     `json:"seconds"`
 }
@@ -136,6 +143,7 @@ type seconds struct {
 	Grid        float64 `json:"grid"`
 	MovedIngest float64 `json:"moved_ingest,omitempty"`
 	MovedGrid   float64 `json:"moved_grid,omitempty"`
+	DeletedGrid float64 `json:"deleted_grid,omitempty"`
 }
 
 func (res *results) writeSummary(w io.Writer) error {
@@ -143,10 +151,12 @@ func (res *results) writeSummary(w io.Writer) error {
 		Corpus:  res.corpus,
 		Targets: len(res.targets),
 		Seed:    res.seed,
+		Pages:   res.pages,
 		Runs:    res.allRuns(),
 		Seconds: seconds{
 			Ingest: round(res.ingest.Seconds(), 3), Grid: round(res.grid.Seconds(), 3),
 			MovedIngest: round(res.movedIngest.Seconds(), 3), MovedGrid: round(res.movedGrid.Seconds(), 3),
+			DeletedGrid: round(res.deletedGrid.Seconds(), 3),
 		},
 	})
 }
