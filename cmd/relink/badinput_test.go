@@ -126,6 +126,8 @@ func TestBadInput(t *testing.T) {
 		{name: "find terms -1", args: func(fx *fixture) []string { return []string{"find", "-store", fx.good, "-terms", "-1", url} }, code: exitUsage},
 		{name: "find terms 0", args: func(fx *fixture) []string { return []string{"find", "-store", fx.good, "-terms", "0", url} }, code: exitUsage},
 		{name: "find terms 1000", args: func(fx *fixture) []string { return []string{"find", "-store", fx.good, "-terms", "1000", url} }, code: exitUsage},
+		{name: "find threshold 2", args: func(fx *fixture) []string { return []string{"find", "-store", fx.good, "-threshold", "2", url} }, code: exitUsage},
+		{name: "find threshold NaN", args: func(fx *fixture) []string { return []string{"find", "-store", fx.good, "-threshold", "NaN", url} }, code: exitUsage},
 		{name: "find backlinks -1", args: func(fx *fixture) []string { return []string{"find", "-store", fx.good, "-backlinks", "-1", url} }, code: exitUsage},
 		{name: "find backlinks 0 with a strategy", args: func(fx *fixture) []string {
 			return []string{"find", "-store", fx.good, "-method", "fusion", "-backlinks", "0", url}

@@ -94,6 +94,7 @@ type findConfig struct {
 	rate                                                         float64
 	excludeNav, disjunctive, asJSON, allowPrivate, ignoreRobots  bool
 	keepMissing, keepBacklinks                                   bool
+	threshold                                                    float64
 }
 
 // paperFlags are the knobs of the paper's method. -backlinks is one too,
@@ -115,6 +116,7 @@ func findFlags() (*flag.FlagSet, *findConfig) {
 	fs.BoolVar(&c.disjunctive, "or", false, "ask for pages with any term instead of all terms")
 	fs.BoolVar(&c.keepMissing, "keep-missing", false, "keep the missing URI among the candidates")
 	fs.BoolVar(&c.keepBacklinks, "keep-backlinks", false, "keep the backlink pages among the candidates")
+	fs.Float64Var(&c.threshold, "threshold", relink.DefaultThreshold, "the confidence, 0 to 1, at or above which the first candidate is the answer; below it: not found")
 	fs.StringVar(&c.search, "search", "store", "search `engine`: "+strings.Join(engineNames, ", "))
 	fs.StringVar(&c.searchURL, "search-url", "", "the search service's base `URL`, replacing its own")
 	fs.StringVar(&c.key, "key", "", "API `key` of -search (default from the environment, see above)")
@@ -172,6 +174,9 @@ func parseFind(args []string) (*findPlan, error) {
 		bound{flag: "results", value: c.results, min: 1, max: maxResults, meaning: "candidates asked for"},
 	); err != nil {
 		return nil, err
+	}
+	if c.threshold < 0 || c.threshold > 1 || c.threshold != c.threshold {
+		return nil, usagef("bad -threshold %v: want a confidence from 0 to 1", c.threshold)
 	}
 	var err error
 	if p.strategy, err = pickMethod(c, p.set); err != nil {
@@ -371,6 +376,7 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 		Results:       p.results,
 		KeepMissing:   p.keepMissing,
 		KeepBacklinks: p.keepBacklinks,
+		Threshold:     p.threshold,
 	}
 	var notes []string
 	redirects := func() ([]outputRedirect, string) { return nil, "" }
@@ -398,6 +404,7 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	out := makeOutput(res, p.strategy.Terms())
+	out.Threshold = p.threshold
 	out.Method, out.Search, out.DF, out.Error = p.label, p.search, dfs.output(), noQuery
 	if arch != nil {
 		out.Archive, notes = arch.outcome(notes)

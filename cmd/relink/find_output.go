@@ -31,7 +31,14 @@ type output struct {
 	Archive    *outputArchive    `json:"archive,omitempty"`
 	Redirects  []outputRedirect  `json:"redirects,omitempty"`
 	Candidates []outputCandidate `json:"candidates"`
-	Backlinks  []outputBacklink  `json:"backlinks"`
+	// Confidence is how sure the answer is that the first candidate is
+	// the page (relink.Result.Confidence); Found whether it reached the
+	// threshold (Threshold), and Answer is then that candidate's URI.
+	Confidence float64          `json:"confidence"`
+	Threshold  float64          `json:"threshold"`
+	Found      bool             `json:"found"`
+	Answer     string           `json:"answer"`
+	Backlinks  []outputBacklink `json:"backlinks"`
 	// Notes are what went wrong without stopping the run (an archive that
 	// failed, no query), as printed on stderr.
 	Notes []string `json:"notes,omitempty"`
@@ -100,6 +107,11 @@ func makeOutput(res *relink.Result, n int) output {
 		Backlinks:  []outputBacklink{},
 		Step:       res.Step,
 		Fetches:    res.Fetches,
+		Confidence: res.Confidence,
+		Found:      res.Found,
+	}
+	if res.Found {
+		out.Answer = res.Candidates[0].URI
 	}
 	out.Signature = append(out.Signature, terms(res.Signature.Top(n))...)
 	for _, q := range res.Queries {
@@ -185,6 +197,12 @@ func printText(w io.Writer, out output) {
 			mark = "   <- the missing page itself"
 		}
 		fmt.Fprintf(w, "%4d  %s%s\n", c.Rank, c.URI, mark)
+	}
+	switch {
+	case out.Found:
+		fmt.Fprintf(w, "answer: %s (confidence %.2f)\n", out.Answer, out.Confidence)
+	case len(out.Candidates) > 0:
+		fmt.Fprintf(w, "answer: not found (confidence %.2f, below %.2f)\n", out.Confidence, out.Threshold)
 	}
 	fmt.Fprintf(w, "(%.0f ms)\n", out.Seconds*1000)
 }
