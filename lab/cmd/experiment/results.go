@@ -253,12 +253,16 @@ type targetLine struct {
 	ContentBacklinks int                          `json:"content_backlinks"`
 	Sizes            []int                        `json:"sizes"`
 	Methods          map[string]eval.MethodReport `json:"methods"`
+	// Moved and Deleted are the methods' outcomes in those modes, when
+	// they ran.
+	Moved   map[string]eval.MethodReport `json:"moved,omitempty"`
+	Deleted map[string]eval.MethodReport `json:"deleted,omitempty"`
 }
 
 func (res *results) writeTargets(w io.Writer) error {
 	enc := newEncoder(w, false)
 	for i, t := range res.targets {
-		err := enc.Encode(targetLine{
+		line := targetLine{
 			URI:              t.URI,
 			Site:             t.Site,
 			Title:            t.Title,
@@ -267,8 +271,14 @@ func (res *results) writeTargets(w io.Writer) error {
 			ContentBacklinks: t.ContentBacklinks,
 			Sizes:            res.report.Sizes,
 			Methods:          res.report.Targets[i].Methods,
-		})
-		if err != nil {
+		}
+		if res.moved != nil {
+			line.Moved = res.moved.Targets[i].Methods
+		}
+		if res.deleted != nil {
+			line.Deleted = res.deleted.Targets[i].Methods
+		}
+		if err := enc.Encode(line); err != nil {
 			return err
 		}
 	}
