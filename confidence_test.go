@@ -33,7 +33,7 @@ func TestConfidence(t *testing.T) {
 		{"no candidate", nil, 0},
 		{"no title", titles(""), 0},
 		{"the phrase whole", titles("The sourdough starter guide | Example"), 1},
-		{"part of a phrase", titles("Sourdough recipes"), 1.0 / 3},
+		{"part of a phrase", titles("Sourdough recipes"), 0.8 / 3},
 		{"nothing in common", titles("Rye bread"), 0},
 		{"two siblings alike", titles("Sourdough starter guide", "Sourdough starter guide (old)"), 0.5},
 		{"a better first", titles("Sourdough starter guide", "Sourdough recipes"), 1},
@@ -43,7 +43,14 @@ func TestConfidence(t *testing.T) {
 	}
 	// Without anchor phrases the missing URI's words judge, at half weight.
 	bare := &relink.Clues{URI: "https://example.org/guides/rye-bread"}
-	assert.InDelta(t, 0.5, relink.Confidence(bare, titles("Rye bread guides")), 1e-9, "URI words, whole")
+	assert.InDelta(t, 0.5, relink.Confidence(bare, titles("Guides: rye bread")), 1e-9, "URI words, whole")
+	assert.InDelta(t, 0.4, relink.Confidence(bare, titles("Rye bread guides")), 1e-9, "URI words, out of order")
+	// Siblings alike, unless the search scored the first clearly higher.
+	alike := titles("Sourdough starter guide", "Sourdough starter guide (old)")
+	alike[0].Score, alike[1].Score = 3, 1
+	assert.InDelta(t, 1, relink.Confidence(clues, alike), 1e-9, "the first scored 3 times the second")
+	alike[1].Score = 2.5
+	assert.InDelta(t, 0.5, relink.Confidence(clues, alike), 1e-9, "scored alike")
 }
 
 // TestFinderFound: Found is the confidence against the Finder's threshold.
@@ -55,7 +62,7 @@ func TestFinderFound(t *testing.T) {
 	}{
 		{"Sourdough starter guide", 0, true},
 		{"Sourdough recipes", 0, false},
-		{"Sourdough recipes", 0.3, true},
+		{"Sourdough recipes", 0.25, true},
 		{"Rye bread", -1, true},
 	} {
 		f, _ := fakeFinder(t)
@@ -77,4 +84,28 @@ func ExampleConfidence() {
 	// Output:
 	// 0.5
 	// 0
+}
+
+// TestRerankJudge: a reranked fusion's answer is as sure as its title
+// says only when several of the fusion's queries found it
+// (relink.FusionSupport).
+func TestRerankJudge(t *testing.T) {
+	f, _ := fakeFinder(t)
+	f.Searcher = lexsig.SearcherFunc(func(context.Context, lexsig.Query, int) ([]lexsig.Result, error) {
+		return []lexsig.Result{{Rank: 1, URI: "https://example.org/new", Title: "Sourdough starter guide"}}, nil
+	})
+	one := relink.Rerank{Base: relink.Fusion{Members: []relink.Strategy{relink.AnchorPhrase{}}}}
+	f.Strategy = one
+	res, err := f.Find(context.Background(), target)
+	require.NoError(t, err)
+	// One query of one: a fused score of 1/61.
+	assert.InDelta(t, (1.0/61)/relink.FusionSupport, res.Confidence, 1e-9)
+	assert.False(t, res.Found)
+
+	// Three different queries agreeing: 3/61, above the support.
+	f.Strategy = relink.Rerank{Base: relink.Fusion{Members: []relink.Strategy{relink.AnchorPhrase{}, relink.Paper{}, relink.URLTerms{}}}}
+	res, err = f.Find(context.Background(), target)
+	require.NoError(t, err)
+	assert.InDelta(t, 1, res.Confidence, 1e-9)
+	assert.True(t, res.Found)
 }

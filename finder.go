@@ -334,7 +334,11 @@ func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
 		r.Rank = len(res.Candidates) + 1
 		res.Candidates = append(res.Candidates, r)
 	}
-	res.Confidence = Confidence(c, res.Candidates)
+	judge := o.Judge
+	if judge == nil {
+		judge = Confidence
+	}
+	res.Confidence = judge(c, res.Candidates)
 	threshold := f.Threshold
 	if threshold == 0 {
 		threshold = DefaultThreshold

@@ -357,7 +357,27 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 		}
 	}
 	out.Candidates = out.Candidates[:min(len(out.Candidates), want)]
+	if _, fused := s.Base.(Fusion); fused {
+		out.Judge = fusionJudge
+	}
 	return out, nil
+}
+
+// FusionSupport is the fused score (Fusion's Result.Score) at which
+// several of a fusion's queries agree on a candidate: about two of five
+// queries ranking it first, or three ranking it in their first ten.
+const FusionSupport = 0.035
+
+// fusionJudge is Confidence, scaled down for a first candidate that few
+// of the fusion's queries found (Result.Score below FusionSupport): a page
+// that one query alone ranks high is often a sibling of a page that is
+// gone.
+func fusionJudge(c *Clues, candidates []lexsig.Result) float64 {
+	conf := Confidence(c, candidates)
+	if len(candidates) > 0 {
+		conf *= min(1, candidates[0].Score/FusionSupport)
+	}
+	return conf
 }
 
 // reorder orders the first depth candidates of out anew.

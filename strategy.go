@@ -93,6 +93,10 @@ type Outcome struct {
 	// Signature is every ranked term of the lexical signature the
 	// strategy searched, when it searched one (Paper), or nil.
 	Signature lexsig.Signature
+	// Judge, when not nil, says how sure the strategy is that the first of
+	// the candidates (those the Finder kept of Candidates) is the page, in
+	// [0, 1]; nil means the function Confidence.
+	Judge func(c *Clues, candidates []lexsig.Result) float64
 }
 
 // Needs is what a Strategy's clues must hold.
