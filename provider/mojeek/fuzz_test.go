@@ -3,20 +3,13 @@ package mojeek_test
 import (
 	"testing"
 
-	"golang.org/x/time/rate"
-
-	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
 	"github.com/linkrot/relink/provider/mojeek"
 )
 
 // FuzzSearch serves any bytes as the answer and checks that Search fails
 // cleanly or returns well-ranked results.
-func FuzzSearch(f *testing.F) {
-	apitest.Fuzz(f, []string{"testdata/search.json"}, func(base string) (lexsig.Searcher, error) {
-		return mojeek.New(mojeek.Options{Key: apitest.Key, BaseURL: base, Rate: rate.Inf, Attempts: 1})
-	})
-}
+func FuzzSearch(f *testing.F) { suite.Fuzz(f, "testdata/search.json") }
 
 // FuzzDecode feeds any bytes to the decoding of mojeek's answers.
 func FuzzDecode(f *testing.F) {

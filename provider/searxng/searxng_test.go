@@ -18,6 +18,7 @@ import (
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
+	"github.com/linkrot/relink/provider/searchapi"
 	"github.com/linkrot/relink/provider/searxng"
 )
 
@@ -68,41 +69,25 @@ func fake(corpus []lexsig.Result, key string) http.Handler {
 	return mux
 }
 
-func newFast(cfg apitest.Config) (*searxng.Client, error) {
-	return searxng.New(searxng.Options{
-		BaseURL:    cfg.BaseURL,
-		Rate:       rate.Inf,
-		Attempts:   cfg.Attempts,
-		Backoff:    time.Millisecond,
-		MaxBackoff: time.Millisecond,
-		Timeout:    cfg.Timeout,
-
-		CrossHostRedirects: cfg.CrossHostRedirects,
-	})
+// suite is the shared suite's view of the package; SearXNG takes no key.
+var suite = apitest.Suite[*searxng.Client]{
+	New: func(cfg apitest.Config) (*searxng.Client, error) {
+		return searxng.New(searxng.Options{BaseURL: cfg.BaseURL, Transport: cfg.Transport})
+	},
+	Handler:  fake,
+	PageSize: pageSize,
+	Max:      searxng.MaxResults,
 }
 
-// newBase returns a client for tests of one attempt at baseURL.
-func newBase(baseURL string) (lexsig.Searcher, error) {
-	return newFast(apitest.Config{BaseURL: baseURL, Attempts: 1, Timeout: time.Second})
-}
-
-func TestShared(t *testing.T) {
-	apitest.Run(t, apitest.Suite{
-		New:      func(cfg apitest.Config) (lexsig.Searcher, error) { return newFast(cfg) },
-		Handler:  fake,
-		PageSize: pageSize,
-		Max:      searxng.MaxResults,
-	})
-}
+func TestShared(t *testing.T) { suite.Run(t) }
 
 func TestDocumentedResponse(t *testing.T) {
 	// The same page for every pageno: the second brings nothing new.
-	c := apitest.Documented(t, "testdata/search.json", func(base string) (lexsig.Searcher, error) { return newBase(base + "/searxng/") },
-		lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive), 10, []lexsig.Result{
-			{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
-			{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
-		})
-	if _, err := c.(*searxng.Client).HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
+	c := suite.Documented(t, "testdata/search.json", lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive), 10, []lexsig.Result{
+		{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
+		{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
+	})
+	if _, err := c.HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
 		t.Errorf("HitCount(%q) = %v, want ErrNoHitCount (results but number_of_results 0)", "link", err)
 	}
 }
@@ -142,7 +127,7 @@ func TestRequest(t *testing.T) {
 			}))
 			defer srv.Close()
 			o := tt.opts
-			o.BaseURL, o.Rate = srv.URL, rate.Inf
+			o.BaseURL, o.Transport = srv.URL, apitest.NewConfig(srv.URL, 1, time.Second).Transport
 			c, err := searxng.New(o)
 			if err != nil {
 				t.Fatal(err)
@@ -164,14 +149,11 @@ func TestJSONDisabled(t *testing.T) {
 		fmt.Fprint(w, "<!DOCTYPE html><html><title>403 Forbidden</title><h1>Forbidden</h1></html>")
 	}))
 	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL, Attempts: 3, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := suite.Client(t, srv.URL, 3)
 	q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
-	_, err = c.Search(context.Background(), q, 10)
-	var e *searxng.Error
-	if !errors.Is(err, searxng.ErrJSONDisabled) || !errors.Is(err, searxng.ErrUnauthorized) || !errors.As(err, &e) || e.Attempts != 1 {
+	_, err := c.Search(context.Background(), q, 10)
+	var e *searchapi.Error
+	if !errors.Is(err, searxng.ErrJSONDisabled) || !errors.Is(err, searchapi.ErrUnauthorized) || !errors.As(err, &e) || e.Attempts != 1 {
 		t.Errorf("Search(%q) = %v, want ErrJSONDisabled and ErrUnauthorized after one attempt", q, err)
 	}
 	if _, err := c.HitCount(context.Background(), "x"); !errors.Is(err, searxng.ErrJSONDisabled) {
@@ -201,10 +183,7 @@ func TestEnginesFailed(t *testing.T) {
 				fmt.Fprint(w, tt.pages[min(n, len(tt.pages))-1])
 			}))
 			defer srv.Close()
-			c, err := newFast(apitest.Config{BaseURL: srv.URL, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := suite.Client(t, srv.URL, 1)
 			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
 			got, err := c.Search(context.Background(), q, 10)
 			switch {
@@ -242,9 +221,6 @@ func TestNew(t *testing.T) {
 			}
 		})
 	}
-	if _, err := searxng.New(searxng.Options{BaseURL: "localhost:8888"}); err == nil {
-		t.Errorf("New(%q) = nil error, want one", "localhost:8888")
-	}
 }
 
 // TestCredentialsNeverShown checks issue 12's minor failure: credentials
@@ -264,11 +240,8 @@ func TestCredentialsNeverShown(t *testing.T) {
 			}))
 			defer srv.Close()
 			base := strings.Replace(srv.URL, "http://", "http://"+user+":"+password+"@", 1)
-			c, err := newFast(apitest.Config{BaseURL: base, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
+			c := suite.Client(t, base, 1)
+			_, err := c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
 			if err == nil {
 				t.Fatal("Search() = nil error, want one")
 			}
@@ -304,7 +277,7 @@ func TestLimiterHeaders(t *testing.T) {
 				fmt.Fprint(w, `{"query":"x","results":[],"unresponsive_engines":[]}`)
 			}))
 			defer srv.Close()
-			c, err := searxng.New(searxng.Options{BaseURL: srv.URL, Language: tt.language, Rate: rate.Inf})
+			c, err := searxng.New(searxng.Options{BaseURL: srv.URL, Language: tt.language, Transport: searchapi.Transport{Rate: rate.Inf}})
 			if err != nil {
 				t.Fatal(err)
 			}
