@@ -34,8 +34,10 @@ const (
 	DefaultRate rate.Limit = 1
 )
 
-// Options configures a Client. Only Key is required; every other zero field
-// means the default named in its comment or in searchapi.Transport's.
+// Options configures a Client: Key, required, BaseURL, and the Transport
+// of its requests, whose zero fields mean searchapi's defaults. Its
+// MaxWait also caps the wait Brave's X-RateLimit-Reset asks for, so that a
+// month's quota spent ends a search at once.
 type Options struct {
 	// Key is the subscription token; required. It is sent in the
 	// KeyHeader header and never appears in errors or printed output.
@@ -43,21 +45,11 @@ type Options struct {
 	// BaseURL replaces DefaultBaseURL, for tests and proxies. Query
 	// parameters in it are kept and sent with every request.
 	BaseURL string
-	// Transport says how requests are sent: HTTP client, User-Agent, rate
-	// limit, retries, timeouts and redirects. Its MaxWait also caps the
-	// wait Brave's X-RateLimit-Reset asks for: a month's quota spent ends
-	// a search at once.
 	searchapi.Transport
 }
 
 // Format prints o with its Key redacted, whatever the verb.
-func (o Options) Format(f fmt.State, verb rune) {
-	key := ""
-	if o.Key != "" {
-		key = searchapi.Redacted
-	}
-	fmt.Fprintf(f, "brave.Options{Key: %s, BaseURL: %q}", key, o.BaseURL)
-}
+func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, "") }
 
 // Client searches with the Brave Search API, with the methods of
 // searchapi.Client. Search asks for pages of min(limit, MaxCount) results

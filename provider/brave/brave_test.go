@@ -2,7 +2,6 @@ package brave_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -22,58 +21,27 @@ import (
 	"github.com/linkrot/relink/provider/searchapi"
 )
 
-// fake answers like Brave's web search from corpus: count results per
-// page (at most 20), offset in pages (at most 9), the key in the
-// X-Subscription-Token header.
-func fake(corpus []lexsig.Result, key string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if r.Header.Get("X-Subscription-Token") != key {
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"type":"ErrorResponse","error":{"id":"x","status":401,"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid."}}`)
-			return
-		}
+// fake answers like Brave's web search: count results per page (at most
+// 20), offset in pages (at most 9), the key in the X-Subscription-Token
+// header, 401 for a wrong one; web is left out of a page without results.
+var fake = apitest.Fake{
+	Key: func(r *http.Request) string { return r.Header.Get("X-Subscription-Token") },
+	WrongKey: apitest.Canned{Status: http.StatusUnauthorized,
+		Body: `{"type":"ErrorResponse","error":{"id":"x","status":401,"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid."}}`},
+	Page: func(r *http.Request) (int, int, bool) {
 		count, err1 := strconv.Atoi(r.URL.Query().Get("count"))
 		offset, err2 := strconv.Atoi(r.URL.Query().Get("offset"))
-		if err1 != nil || err2 != nil || count < 1 || count > 20 || offset < 0 || offset > 9 || r.URL.Query().Get("q") == "" {
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			fmt.Fprint(w, `{"type":"ErrorResponse","error":{"status":422,"code":"VALIDATION","detail":"Unable to validate request parameter(s)"}}`)
-			return
+		return offset * count, count, err1 == nil && err2 == nil && count >= 1 && count <= 20 && offset >= 0 && offset <= 9 && r.URL.Query().Get("q") != ""
+	},
+	BadRequest: apitest.Canned{Status: http.StatusUnprocessableEntity,
+		Body: `{"type":"ErrorResponse","error":{"status":422,"code":"VALIDATION","detail":"Unable to validate request parameter(s)"}}`},
+	Answer: func(r *http.Request, results []lexsig.Result, _ int, more bool) any {
+		page := map[string]any{"type": "search", "query": map[string]any{"original": r.URL.Query().Get("q"), "more_results_available": more}}
+		if len(results) > 0 {
+			page["web"] = map[string]any{"type": "search", "results": apitest.URLTitles(results)}
 		}
-		type result struct {
-			Title       string `json:"title"`
-			URL         string `json:"url"`
-			Description string `json:"description"`
-		}
-		var page struct {
-			Type  string `json:"type"`
-			Query struct {
-				Original string `json:"original"`
-				More     bool   `json:"more_results_available"`
-			} `json:"query"`
-			Web *struct {
-				Type    string   `json:"type"`
-				Results []result `json:"results"`
-			} `json:"web,omitempty"`
-		}
-		page.Type = "search"
-		page.Query.Original = r.URL.Query().Get("q")
-		start := offset * count
-		end := min(start+count, len(corpus))
-		if start < end {
-			page.Web = &struct {
-				Type    string   `json:"type"`
-				Results []result `json:"results"`
-			}{Type: "search"}
-			for _, c := range corpus[start:end] {
-				page.Web.Results = append(page.Web.Results, result{Title: c.Title, URL: c.URI, Description: "about " + c.Title})
-			}
-		}
-		page.Query.More = end < len(corpus)
-		if err := json.NewEncoder(w).Encode(page); err != nil {
-			panic(err)
-		}
-	})
+		return page
+	},
 }
 
 // suite is the shared suite's view of the package.
@@ -81,13 +49,21 @@ var suite = apitest.Suite[*brave.Client]{
 	New: func(cfg apitest.Config) (*brave.Client, error) {
 		return brave.New(brave.Options{Key: cfg.Key, BaseURL: cfg.BaseURL, Transport: cfg.Transport})
 	},
-	Handler:  fake,
+	Handler:  fake.Handler,
 	NeedsKey: true,
 	PageSize: brave.MaxCount,
 	Max:      brave.MaxResults,
 }
 
 func TestShared(t *testing.T) { suite.Run(t) }
+
+// FuzzAnswer feeds any bytes to the decoding of Brave's answers and
+// to a Search.
+func FuzzAnswer(f *testing.F) {
+	suite.Fuzz(f, brave.Decode, "testdata/web_search.json",
+		`{"type":"search","query":{"original":"x","more_results_available":false}}`,
+		`{"type":"ErrorResponse","error":{"status":422,"code":"VALIDATION"}}`)
+}
 
 // TestDocumentedResponse reads an answer written in the format of Brave's
 // documentation, with the fields a Client ignores.

@@ -29,8 +29,9 @@ const (
 	DefaultRate rate.Limit = 1
 )
 
-// Options configures a Client. Key and CX are required; every other zero
-// field means the default named in its comment or in searchapi.Transport's.
+// Options configures a Client: Key and CX, both required, BaseURL, and the
+// Transport of its requests (rate, retries, timeouts, redirects), whose
+// zero fields mean searchapi's defaults.
 type Options struct {
 	// Key is the API key; required. It is sent as the KeyParam query
 	// parameter and never appears in errors or printed output.
@@ -42,19 +43,11 @@ type Options struct {
 	// parameters in it are kept and sent with every request (lr, gl or
 	// safe, say).
 	BaseURL string
-	// Transport says how requests are sent: HTTP client, User-Agent, rate
-	// limit, retries, timeouts and redirects.
 	searchapi.Transport
 }
 
 // Format prints o with its Key redacted, whatever the verb.
-func (o Options) Format(f fmt.State, verb rune) {
-	key := ""
-	if o.Key != "" {
-		key = searchapi.Redacted
-	}
-	fmt.Fprintf(f, "google.Options{Key: %s, CX: %q, BaseURL: %q}", key, o.CX, o.BaseURL)
-}
+func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, "") }
 
 // Client searches with the Custom Search JSON API and answers Google's hit
 // counts, with the methods of searchapi.Counter. Search asks for pages of

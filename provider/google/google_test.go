@@ -2,7 +2,6 @@ package google_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -18,61 +17,36 @@ import (
 
 const testCX = "0123456789abcdef0"
 
-// fake answers like the Custom Search JSON API from corpus: start (1
-// first) and num (1 to 10), start+num-1 at most 100, the key in the key
-// parameter; totalResults is len(corpus) as a string.
-func fake(corpus []lexsig.Result, key string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+// fake answers like the Custom Search JSON API: start (1 first) and num
+// (1 to 10), start+num-1 at most 100, the key in the key parameter, 400 for
+// a wrong key; totalResults is the corpus's size as a string, and nextPage
+// is there while results follow.
+var fake = apitest.Fake{
+	Key: func(r *http.Request) string { return r.URL.Query().Get("key") },
+	WrongKey: apitest.Canned{Status: http.StatusBadRequest, Body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.",` +
+		`"errors":[{"message":"API key not valid. Please pass a valid API key.","domain":"global","reason":"badRequest"}],"status":"INVALID_ARGUMENT"}}`},
+	Page: func(r *http.Request) (int, int, bool) {
 		p := r.URL.Query()
-		if p.Get("key") != key {
-			w.WriteHeader(http.StatusBadRequest) // Google's answer to an invalid key
-			fmt.Fprint(w, `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","errors":[{"message":"API key not valid. Please pass a valid API key.","domain":"global","reason":"badRequest"}],"status":"INVALID_ARGUMENT"}}`)
-			return
-		}
 		start, err1 := strconv.Atoi(p.Get("start"))
 		num, err2 := strconv.Atoi(p.Get("num"))
-		if err1 != nil || err2 != nil || start < 1 || num < 1 || num > 10 || start+num-1 > 100 || p.Get("cx") != testCX || p.Get("q") == "" {
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprint(w, `{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}`)
-			return
+		ok := err1 == nil && err2 == nil && start >= 1 && num >= 1 && num <= 10 && start+num-1 <= 100 && p.Get("cx") == testCX && p.Get("q") != ""
+		return start - 1, num, ok
+	},
+	BadRequest: apitest.Canned{Status: http.StatusBadRequest, Body: `{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}`},
+	Answer: func(r *http.Request, results []lexsig.Result, total int, more bool) any {
+		start, _ := strconv.Atoi(r.URL.Query().Get("start"))
+		page := map[string]any{"totalResults": strconv.Itoa(total), "startIndex": start, "count": len(results)}
+		queries := map[string]any{"request": []any{page}}
+		if end := start + len(results); more && end <= 100 {
+			queries["nextPage"] = []any{map[string]any{"totalResults": strconv.Itoa(total), "startIndex": end}}
 		}
-		type item struct {
-			Kind  string `json:"kind"`
-			Title string `json:"title"`
-			Link  string `json:"link"`
+		items := []map[string]string{}
+		for _, res := range results {
+			items = append(items, map[string]string{"kind": "customsearch#result", "title": res.Title, "link": res.URI})
 		}
-		type page struct {
-			TotalResults string `json:"totalResults"`
-			StartIndex   int    `json:"startIndex"`
-			Count        int    `json:"count"`
-		}
-		var answer struct {
-			Kind    string `json:"kind"`
-			Queries struct {
-				Request  []page `json:"request"`
-				NextPage []page `json:"nextPage,omitempty"`
-			} `json:"queries"`
-			SearchInformation struct {
-				TotalResults string `json:"totalResults"`
-			} `json:"searchInformation"`
-			Items []item `json:"items,omitempty"`
-		}
-		total := strconv.Itoa(len(corpus))
-		answer.Kind = "customsearch#search"
-		answer.SearchInformation.TotalResults = total
-		answer.Queries.Request = []page{{total, start, num}}
-		end := min(start-1+num, len(corpus), 100)
-		for i := start - 1; i < end; i++ {
-			answer.Items = append(answer.Items, item{"customsearch#result", corpus[i].Title, corpus[i].URI})
-		}
-		if end < min(len(corpus), 100) {
-			answer.Queries.NextPage = []page{{total, end + 1, num}}
-		}
-		if err := json.NewEncoder(w).Encode(answer); err != nil {
-			panic(err)
-		}
-	})
+		return map[string]any{"kind": "customsearch#search", "queries": queries,
+			"searchInformation": map[string]string{"totalResults": strconv.Itoa(total)}, "items": items}
+	},
 }
 
 // suite is the shared suite's view of the package.
@@ -80,13 +54,21 @@ var suite = apitest.Suite[*google.Client]{
 	New: func(cfg apitest.Config) (*google.Client, error) {
 		return google.New(google.Options{Key: cfg.Key, CX: testCX, BaseURL: cfg.BaseURL, Transport: cfg.Transport})
 	},
-	Handler:  fake,
+	Handler:  fake.Handler,
 	NeedsKey: true,
 	PageSize: google.MaxNum,
 	Max:      google.MaxResults,
 }
 
 func TestShared(t *testing.T) { suite.Run(t) }
+
+// FuzzAnswer feeds any bytes to the decoding of Google's answers and
+// to a Search.
+func FuzzAnswer(f *testing.F) {
+	suite.Fuzz(f, google.Decode, "testdata/search.json",
+		`{"kind":"customsearch#search","searchInformation":{"totalResults":"0"}}`,
+		`{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED"}}`)
+}
 
 func TestDocumentedResponse(t *testing.T) {
 	q := lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive)

@@ -30,8 +30,9 @@ const (
 	DefaultRate rate.Limit = 1
 )
 
-// Options configures a Client. Only Key is required; every other zero field
-// means the default named in its comment or in searchapi.Transport's.
+// Options configures a Client: Key (PublicKey if nothing else), BaseURL,
+// and the Transport of its requests, whose zero fields mean searchapi's
+// defaults.
 type Options struct {
 	// Key is the API key, PublicKey for the shared one; required. It is
 	// sent in the KeyHeader header and, unless it is PublicKey, never
@@ -41,20 +42,11 @@ type Options struct {
 	// parameters in it are kept and sent with every request (dc or nsfw,
 	// say).
 	BaseURL string
-	// Transport says how requests are sent: HTTP client, User-Agent, rate
-	// limit, retries, timeouts and redirects.
 	searchapi.Transport
 }
 
-// Format prints o with its Key redacted (unless it is PublicKey), whatever
-// the verb.
-func (o Options) Format(f fmt.State, verb rune) {
-	key := o.Key
-	if key != "" && key != PublicKey {
-		key = searchapi.Redacted
-	}
-	fmt.Fprintf(f, "marginalia.Options{Key: %s, BaseURL: %q}", key, o.BaseURL)
-}
+// Format prints o with its Key redacted (unless it is PublicKey), whatever the verb.
+func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, PublicKey) }
 
 // Client searches with the Marginalia Search API, with the methods of
 // searchapi.Client. Search asks for pages of min(limit, MaxCount) results

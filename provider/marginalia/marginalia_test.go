@@ -2,9 +2,7 @@ package marginalia_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -18,42 +16,21 @@ import (
 	"github.com/linkrot/relink/provider/searchapi"
 )
 
-// fake answers like Marginalia's search API from corpus: query, count (1
-// to 100) and page (1 first), the key in the API-Key header.
-func fake(corpus []lexsig.Result, key string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if r.Header.Get("API-Key") != key {
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"error":"invalid API key"}`)
-			return
-		}
+// fake answers like Marginalia's search API: query, count (1 to 100) and
+// page (1 first), the key in the API-Key header, 401 for a wrong one.
+var fake = apitest.Fake{
+	Key:      func(r *http.Request) string { return r.Header.Get("API-Key") },
+	WrongKey: apitest.Canned{Status: http.StatusUnauthorized, Body: `{"error":"invalid API key"}`},
+	Page: func(r *http.Request) (int, int, bool) {
 		p := r.URL.Query()
 		count, err1 := strconv.Atoi(p.Get("count"))
 		page, err2 := strconv.Atoi(p.Get("page"))
-		if err1 != nil || err2 != nil || count < 1 || count > 100 || page < 1 || p.Get("query") == "" {
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprint(w, `{"error":"bad request"}`)
-			return
-		}
-		type result struct {
-			URL         string  `json:"url"`
-			Title       string  `json:"title"`
-			Description string  `json:"description"`
-			Quality     float64 `json:"quality"`
-		}
-		answer := struct {
-			License string   `json:"license"`
-			Query   string   `json:"query"`
-			Results []result `json:"results"`
-		}{License: "CC-BY-NC-SA 4.0", Query: p.Get("query"), Results: []result{}}
-		for i := (page - 1) * count; i < min(page*count, len(corpus)); i++ {
-			answer.Results = append(answer.Results, result{corpus[i].URI, corpus[i].Title, "about " + corpus[i].Title, -1})
-		}
-		if err := json.NewEncoder(w).Encode(answer); err != nil {
-			panic(err)
-		}
-	})
+		return (page - 1) * count, count, err1 == nil && err2 == nil && count >= 1 && count <= 100 && page >= 1 && p.Get("query") != ""
+	},
+	BadRequest: apitest.Canned{Status: http.StatusBadRequest, Body: `{"error":"bad request"}`},
+	Answer: func(r *http.Request, results []lexsig.Result, _ int, _ bool) any {
+		return map[string]any{"license": "CC-BY-NC-SA 4.0", "query": r.URL.Query().Get("query"), "results": apitest.URLTitles(results)}
+	},
 }
 
 // suite is the shared suite's view of the package.
@@ -61,13 +38,22 @@ var suite = apitest.Suite[*marginalia.Client]{
 	New: func(cfg apitest.Config) (*marginalia.Client, error) {
 		return marginalia.New(marginalia.Options{Key: cfg.Key, BaseURL: cfg.BaseURL, Transport: cfg.Transport})
 	},
-	Handler:  fake,
+	Handler:  fake.Handler,
 	NeedsKey: true,
+	NoOR:     true,
 	PageSize: marginalia.MaxCount,
 	Max:      marginalia.MaxResults,
 }
 
 func TestShared(t *testing.T) { suite.Run(t) }
+
+// FuzzAnswer feeds any bytes to the decoding of Marginalia's answers and
+// to a Search.
+func FuzzAnswer(f *testing.F) {
+	suite.Fuzz(f, marginalia.Decode, "testdata/search.json",
+		`{"license":"CC-BY-NC-SA 4.0","query":"x","results":[]}`,
+		`{"error":"invalid API key"}`)
+}
 
 func TestDocumentedResponse(t *testing.T) {
 	suite.Documented(t, "testdata/search.json", lexsig.NewQuery([]string{"link", "rot"}, lexsig.Conjunctive), 10, []lexsig.Result{
@@ -86,13 +72,6 @@ func TestRequest(t *testing.T) {
 	}, func(r *http.Request) string {
 		return r.URL.Query().Get("count") + "/" + r.URL.Query().Get("page")
 	})
-}
-
-func TestDisjunctiveRefused(t *testing.T) {
-	q := lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive)
-	if _, err := suite.Client(t, "http://127.0.0.1:1", 1).Search(context.Background(), q, 10); !errors.Is(err, searchapi.ErrUnsupportedQuery) {
-		t.Errorf("Search(%q) = %v, want ErrUnsupportedQuery", q, err)
-	}
 }
 
 // TestPublicKey checks that the shared key is sent like any other and

@@ -27,8 +27,8 @@ const (
 	DefaultRate rate.Limit = 1
 )
 
-// Options configures a Client. Only Key is required; every other zero field
-// means the default named in its comment or in searchapi.Transport's.
+// Options configures a Client: Key, required, BaseURL, PageSize, and the
+// Transport of its requests, whose zero fields mean searchapi's defaults.
 type Options struct {
 	// Key is the API key; required. It is sent as the KeyParam query
 	// parameter and never appears in errors or printed output.
@@ -41,19 +41,11 @@ type Options struct {
 	// DefaultPageSize (10). Larger pages spend fewer requests of the
 	// key's quota, if the key's plan allows them.
 	PageSize int
-	// Transport says how requests are sent: HTTP client, User-Agent, rate
-	// limit, retries, timeouts and redirects.
 	searchapi.Transport
 }
 
 // Format prints o with its Key redacted, whatever the verb.
-func (o Options) Format(f fmt.State, verb rune) {
-	key := ""
-	if o.Key != "" {
-		key = searchapi.Redacted
-	}
-	fmt.Fprintf(f, "mojeek.Options{Key: %s, BaseURL: %q, PageSize: %d}", key, o.BaseURL, o.PageSize)
-}
+func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, "") }
 
 // Client searches with the Mojeek Search API and answers Mojeek's hit
 // counts, with the methods of searchapi.Counter. Search asks for pages of

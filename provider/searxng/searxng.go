@@ -24,8 +24,10 @@ const (
 	DefaultRate rate.Limit = 1
 )
 
-// Options configures a Client. Only BaseURL is required; every other zero
-// field means the default named in its comment or in searchapi.Transport's.
+// Options configures a Client: BaseURL, required, what to ask the
+// instance for, and the Transport of its requests, whose zero fields mean
+// searchapi's defaults (SearXNG waits for its slowest engine, its own
+// request_timeout of a few seconds, within Transport.Timeout).
 type Options struct {
 	// BaseURL is the instance's URL, such as "http://localhost:8888" or
 	// "https://search.example.org/searxng"; required. Requests go to its
@@ -43,12 +45,12 @@ type Options struct {
 	// MaxPages caps the pages one Search asks for; zero means
 	// DefaultMaxPages (50).
 	MaxPages int
-	// Transport says how requests are sent: HTTP client, User-Agent, rate
-	// limit, retries, timeouts and redirects. SearXNG waits for its
-	// slowest engine (its own request_timeout, a few seconds) within
-	// Transport.Timeout.
 	searchapi.Transport
 }
+
+// Format prints o with any password of its BaseURL hidden, whatever the
+// verb.
+func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, "") }
 
 // Client searches through a SearXNG instance and answers the hit counts
 // its engines report, with the methods of searchapi.Counter. Search asks

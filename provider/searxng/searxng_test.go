@@ -3,7 +3,6 @@ package searxng_test
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -28,45 +27,21 @@ const pageSize = 20
 
 // fake answers like a SearXNG instance with the JSON format enabled: q,
 // format=json and pageno (1 first) on /search; pages of pageSize results.
-// SearXNG has no keys: key is ignored.
-func fake(corpus []lexsig.Result, key string) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
+// SearXNG has no keys.
+var fake = apitest.Fake{
+	Page: func(r *http.Request) (int, int, bool) {
 		p := r.URL.Query()
-		if p.Get("format") != "json" {
-			w.WriteHeader(http.StatusForbidden)
-			fmt.Fprint(w, "<html><body>403 Forbidden</body></html>")
-			return
-		}
 		page, err := strconv.Atoi(p.Get("pageno"))
-		if err != nil || page < 1 || p.Get("q") == "" {
-			w.WriteHeader(http.StatusBadRequest)
-			return
+		return (page - 1) * pageSize, pageSize, strings.HasSuffix(r.URL.Path, "/search") && p.Get("format") == "json" && err == nil && page >= 1 && p.Get("q") != ""
+	},
+	BadRequest: apitest.Canned{Status: http.StatusForbidden, Body: "<html><body>403 Forbidden</body></html>"},
+	Answer: func(r *http.Request, results []lexsig.Result, total int, _ bool) any {
+		list := []map[string]any{}
+		for _, res := range results {
+			list = append(list, map[string]any{"url": res.URI, "title": res.Title, "content": "about", "engine": "brave", "engines": []string{"brave"}, "score": 1})
 		}
-		type result struct {
-			URL     string   `json:"url"`
-			Title   string   `json:"title"`
-			Content string   `json:"content"`
-			Engine  string   `json:"engine"`
-			Engines []string `json:"engines"`
-			Score   float64  `json:"score"`
-		}
-		answer := struct {
-			Query               string     `json:"query"`
-			NumberOfResults     int        `json:"number_of_results"`
-			Results             []result   `json:"results"`
-			Answers             []string   `json:"answers"`
-			UnresponsiveEngines [][]string `json:"unresponsive_engines"`
-		}{Query: p.Get("q"), NumberOfResults: len(corpus), Results: []result{}, Answers: []string{}, UnresponsiveEngines: [][]string{}}
-		for i := (page - 1) * pageSize; i < min(page*pageSize, len(corpus)); i++ {
-			answer.Results = append(answer.Results, result{corpus[i].URI, corpus[i].Title, "about", "brave", []string{"brave"}, 1})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		if err := json.NewEncoder(w).Encode(answer); err != nil {
-			panic(err)
-		}
-	})
-	return mux
+		return map[string]any{"query": r.URL.Query().Get("q"), "number_of_results": total, "results": list, "answers": []string{}, "unresponsive_engines": [][]string{}}
+	},
 }
 
 // suite is the shared suite's view of the package; SearXNG takes no key.
@@ -74,12 +49,20 @@ var suite = apitest.Suite[*searxng.Client]{
 	New: func(cfg apitest.Config) (*searxng.Client, error) {
 		return searxng.New(searxng.Options{BaseURL: cfg.BaseURL, Transport: cfg.Transport})
 	},
-	Handler:  fake,
+	Handler:  fake.Handler,
 	PageSize: pageSize,
 	Max:      searxng.MaxResults,
 }
 
 func TestShared(t *testing.T) { suite.Run(t) }
+
+// FuzzAnswer feeds any bytes to the decoding of SearXNG's answers and
+// to a Search.
+func FuzzAnswer(f *testing.F) {
+	suite.Fuzz(f, searxng.Decode, "testdata/search.json",
+		`{"query":"x","results":[],"unresponsive_engines":[["google","CAPTCHA"]]}`,
+		`{"query":"x","number_of_results":120000,"results":[{"url":"https://a.example/","title":"A","score":1.5}],"unresponsive_engines":[]}`)
+}
 
 func TestDocumentedResponse(t *testing.T) {
 	// The same page for every pageno: the second brings nothing new.
@@ -112,7 +95,7 @@ func TestRequest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			inner := fake(apitest.Corpus(1000), "")
+			inner := fake.Handler(apitest.Corpus(1000), "")
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if q := r.URL.Query().Get("q"); q != tt.wantQ {
 					t.Errorf("q = %q, want %q", q, tt.wantQ)

@@ -76,6 +76,10 @@ type Suite[C lexsig.Searcher] struct {
 	// NeedsKey says that New must refuse an empty key with an error
 	// wrapping searchapi.ErrMissingKey.
 	NeedsKey bool
+	// NoOR says that the API has no OR operator: Search must refuse a
+	// disjunctive query of several terms, without a request, with an
+	// error wrapping searchapi.ErrUnsupportedQuery.
+	NoOR bool
 	// PageSize is how many results one page of the fake holds, so that
 	// the paging cases ask for several pages.
 	PageSize int
@@ -286,6 +290,21 @@ func (s Suite[C]) Run(t *testing.T) {
 		}
 	})
 
+	if s.NoOR {
+		t.Run("disjunctive query refused", func(t *testing.T) {
+			var count atomic.Int32
+			srv := httptest.NewServer(Failing(0, 0, s.Handler(Corpus(3), Key), &count))
+			defer srv.Close()
+			or := lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive)
+			if _, err := newClient(t, srv.URL, 1, time.Second).Search(context.Background(), or, 10); !errors.Is(err, searchapi.ErrUnsupportedQuery) {
+				t.Errorf("Search(%q) = %v, want ErrUnsupportedQuery", or, err)
+			}
+			if count.Load() != 0 {
+				t.Errorf("Search(%q) made %d requests, want 0", or, count.Load())
+			}
+		})
+	}
+
 	t.Run("printing the client hides the key", func(t *testing.T) {
 		c := newClient(t, "http://127.0.0.1:1", 1, time.Second)
 		for _, verb := range []string{"%v", "%+v", "%s", "%#v", "%d", "%x", "%q"} {
@@ -353,18 +372,37 @@ func withoutScores(rs []lexsig.Result) []lexsig.Result {
 	return out
 }
 
-// Fuzz runs a fuzz target that serves any bytes as the body of a 200
-// answer to the client under test, and checks that Search neither panics
-// nor hangs, and that it returns either an error or results ranked 1, 2,
-// ... with distinct, usable URIs. files are bodies to start from, such as
-// the package's testdata fixtures.
-func (s Suite[C]) Fuzz(f *testing.F, files ...string) {
-	for _, b := range readSeeds(f, files) {
-		f.Add(b)
+// Fuzz runs a fuzz target over the engine's answers, starting from the
+// fixture (a documented answer in testdata) and bodies (a few of the
+// service's other answers: no results, an error). Each input is decoded
+// as the answer to a first and a later page by decode (the Decode method
+// of the package's searchapi.Engine), which must not panic and must keep
+// only hits with a usable URL and a title of valid UTF-8; and it is served
+// as the body of a 200 answer to the client under test, whose Search must
+// neither panic nor hang, and return an error or results ranked 1, 2, ...
+// with distinct, usable URIs.
+func (s Suite[C]) Fuzz(f *testing.F, decode func([]byte, searchapi.Page) (searchapi.Answer, error), fixture string, bodies ...string) {
+	seed, err := os.ReadFile(fixture)
+	if err != nil {
+		f.Fatal(err)
 	}
-	f.Add([]byte("<html>503</html>"))
-	f.Add([]byte("null"))
+	f.Add(seed)
+	for _, b := range append(bodies, "", "null", "{}", "[]", "<html>503</html>", `{"results":[{"url":"javascript:x"}]}`) {
+		f.Add([]byte(b))
+	}
 	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, p := range []searchapi.Page{{N: 0, Start: 1, Count: 10}, {N: 1, Start: 11, Count: 10}} {
+			ans, err := decode(body, p)
+			if err != nil {
+				continue
+			}
+			for _, h := range ans.Hits {
+				if !searchapi.Usable(h.URL) || !utf8.ValidString(h.Title) {
+					t.Fatalf("Decode(page %d) kept hit %+v", p.N, h)
+				}
+			}
+		}
+
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Write(body)
 		}))
@@ -379,48 +417,6 @@ func (s Suite[C]) Fuzz(f *testing.F, files ...string) {
 				t.Fatalf("Search() result %d = %+v, want rank %d and a new URI", i, r, i+1)
 			}
 			seen[r.URI] = true
-		}
-	})
-}
-
-// readSeeds returns the contents of files, failing f when one cannot be
-// read.
-func readSeeds(f *testing.F, files []string) [][]byte {
-	var out [][]byte
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
-// FuzzDecode runs a fuzz target over an engine's decoding (the Decode
-// method of its searchapi.Engine), for the first page and a later one, and
-// checks that it never panics and that every hit it keeps has a usable
-// URL and a title of valid UTF-8. files and bodies are realistic answers
-// to start from: the package's fixtures and a few of the service's other
-// answers (no results, an error status).
-func FuzzDecode(f *testing.F, decode func([]byte, searchapi.Page) (searchapi.Answer, error), files []string, bodies ...string) {
-	for _, s := range readSeeds(f, files) {
-		f.Add(s)
-	}
-	for _, b := range append(bodies, "", "null", "{}", "[]", `{"results":[{"url":"javascript:x"}]}`) {
-		f.Add([]byte(b))
-	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		for _, p := range []searchapi.Page{{N: 0, Start: 1, Count: 10}, {N: 1, Start: 11, Count: 10}} {
-			ans, err := decode(body, p)
-			if err != nil {
-				continue
-			}
-			for _, h := range ans.Hits {
-				if !searchapi.Usable(h.URL) || !utf8.ValidString(h.Title) {
-					t.Fatalf("Decode(page %d) kept hit %+v", p.N, h)
-				}
-			}
 		}
 	})
 }
