@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/searchapi"
 )
 
@@ -43,7 +42,8 @@ type Options struct {
 	// KeyHeader header and never appears in errors or printed output.
 	Key string
 	// BaseURL replaces DefaultBaseURL, for tests and proxies. Query
-	// parameters in it are kept and sent with every request.
+	// parameters in it are kept and sent with every request (country or
+	// safesearch, say).
 	BaseURL string
 	searchapi.Transport
 }
@@ -51,26 +51,16 @@ type Options struct {
 // Format prints o with its Key redacted, whatever the verb.
 func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, "") }
 
-// Client searches with the Brave Search API, with the methods of
-// searchapi.Client. Search asks for pages of min(limit, MaxCount) results
+// Client searches Brave's own index, with the methods of
+// searchapi.Client: Search asks for pages of min(limit, MaxCount) results
 // at offsets up to MaxOffset while Brave says more results are available,
-// up to MaxResults; it refuses a query over Brave's length limits with
-// searchapi.ErrUnsupportedQuery before any request; results carry no
-// score. Brave reports no hit count, so there is no HitCount. It is safe
-// for concurrent use; its requests share one rate limit.
-type Client struct {
-	*searchapi.Client
-}
+// up to MaxResults, and refuses a query over Brave's length limits
+// (MaxQueryLen, MaxQueryWords). Brave reports no hit count, so a Client
+// has no HitCount.
+type Client struct{ *searchapi.Client }
 
-var _ lexsig.Searcher = (*Client)(nil)
-
-// New returns a Client for o. It fails with an error wrapping
-// searchapi.ErrMissingKey when o.Key is empty, and when o.BaseURL is not
-// an absolute http or https URL.
+// New returns a Client for o, or the error of searchapi.New: o.Key is
+// required, o.BaseURL must be empty or an http or https URL.
 func New(o Options) (*Client, error) {
-	c, err := searchapi.New(engine, o.BaseURL, o.Key, o.Transport)
-	if err != nil {
-		return nil, err
-	}
-	return &Client{c}, nil
+	return searchapi.New[Client](engine, o.BaseURL, o.Key, o.Transport)
 }

@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/searchapi"
 )
 
@@ -49,29 +48,21 @@ type Options struct {
 // Format prints o with its Key redacted, whatever the verb.
 func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, "") }
 
-// Client searches with the Custom Search JSON API and answers Google's hit
-// counts, with the methods of searchapi.Counter. Search asks for pages of
-// up to MaxNum results while Google names a next page, up to MaxResults;
-// results carry no score. HitCount is searchInformation.totalResults,
-// Google's estimate of the pages that match; an answer without it, or with
-// one that is not a number, is an error wrapping searchapi.ErrMalformed.
-// It is safe for concurrent use; its requests share one rate limit.
-type Client struct {
-	*searchapi.Counter
-}
-
-var _ lexsig.Searcher = (*Client)(nil)
+// Client searches the whole web through a Programmable Search Engine: it
+// has the methods of searchapi.Counter, Search and HitCount among them.
+// Search asks for pages of up to MaxNum results while Google names a next
+// page, up to MaxResults. HitCount is searchInformation.totalResults,
+// Google's estimate of the pages that match, and an answer without it, or
+// with one that is not a number, is an error wrapping
+// searchapi.ErrMalformed.
+type Client struct{ *searchapi.Counter }
 
 // New returns a Client for o. It fails with an error wrapping
-// ErrMissingEngine when o.CX is empty, searchapi.ErrMissingKey when o.Key
-// is empty, and when o.BaseURL is not an absolute http or https URL.
+// ErrMissingEngine when o.CX is empty, and as searchapi.New does when o.Key
+// is empty or o.BaseURL is not an absolute http or https URL.
 func New(o Options) (*Client, error) {
 	if o.CX == "" {
 		return nil, fmt.Errorf("%w (set Options.CX, for example from $%s)", ErrMissingEngine, CXEnv)
 	}
-	c, err := searchapi.NewCounter(engine(o.CX), o.BaseURL, o.Key, o.Transport)
-	if err != nil {
-		return nil, err
-	}
-	return &Client{c}, nil
+	return searchapi.NewCounter[Client](engine(o.CX), o.BaseURL, o.Key, o.Transport)
 }

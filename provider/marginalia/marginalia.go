@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/searchapi"
 )
 
@@ -48,26 +47,16 @@ type Options struct {
 // Format prints o with its Key redacted (unless it is PublicKey), whatever the verb.
 func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, PublicKey) }
 
-// Client searches with the Marginalia Search API, with the methods of
-// searchapi.Client. Search asks for pages of min(limit, MaxCount) results
-// until a page comes back short, up to MaxResults; it refuses a
-// disjunctive query of several terms with searchapi.ErrUnsupportedQuery
-// before any request; results carry no score. Marginalia reports no hit
-// count, so there is no HitCount. It is safe for concurrent use; its
-// requests share one rate limit.
-type Client struct {
-	*searchapi.Client
-}
+// Client searches Marginalia's index of the small web, with the methods
+// of searchapi.Client: Search asks for pages of min(limit, MaxCount)
+// results until one comes back short, up to MaxResults, and refuses a
+// disjunctive query of several terms. Marginalia reports no hit count, so
+// a Client has no HitCount.
+type Client struct{ *searchapi.Client }
 
-var _ lexsig.Searcher = (*Client)(nil)
-
-// New returns a Client for o. It fails with an error wrapping
-// searchapi.ErrMissingKey when o.Key is empty (PublicKey is a key anyone
-// may use), and when o.BaseURL is not an absolute http or https URL.
+// New returns a Client for o, or the error of searchapi.New: o.Key is
+// required (PublicKey is a key anyone may use), o.BaseURL must be empty or
+// an http or https URL.
 func New(o Options) (*Client, error) {
-	c, err := searchapi.New(engine, o.BaseURL, o.Key, o.Transport)
-	if err != nil {
-		return nil, err
-	}
-	return &Client{c}, nil
+	return searchapi.New[Client](engine, o.BaseURL, o.Key, o.Transport)
 }

@@ -9,9 +9,13 @@ import (
 	"github.com/linkrot/relink/provider/searchapi"
 )
 
-// engine describes Mojeek's search API for pages of size results: the key
-// in the KeyParam parameter, fmt=json, s (1 first) and t, no OR operator.
+// engine describes Mojeek's search API for pages of size results (zero
+// or less means DefaultPageSize): the key in the KeyParam parameter,
+// fmt=json, s (1 first) and t, no OR operator.
 func engine(size int) *searchapi.Engine[envelope] {
+	if size <= 0 {
+		size = DefaultPageSize
+	}
 	return &searchapi.Engine[envelope]{
 		Service:  "mojeek",
 		BaseURL:  DefaultBaseURL,

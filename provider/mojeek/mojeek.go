@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/searchapi"
 )
 
@@ -47,32 +46,16 @@ type Options struct {
 // Format prints o with its Key redacted, whatever the verb.
 func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, "") }
 
-// Client searches with the Mojeek Search API and answers Mojeek's hit
-// counts, with the methods of searchapi.Counter. Search asks for pages of
-// PageSize results (fewer for the last) until the total count is reached,
-// up to MaxResults; it refuses a disjunctive query of several terms with
-// searchapi.ErrUnsupportedQuery before any request; results carry no
-// score. HitCount is response.head.results, the number of documents Mojeek
-// says match. An answer whose response.status is not OK is an error
-// wrapping ErrStatus. It is safe for concurrent use; its requests share
-// one rate limit.
-type Client struct {
-	*searchapi.Counter
-}
+// Client searches Mojeek's own index and answers its hit counts, with the
+// methods of searchapi.Counter: Search asks for pages of PageSize results
+// (fewer for the last) until the total count is reached, up to
+// MaxResults, and refuses a disjunctive query of several terms; HitCount
+// is response.head.results. An answer whose response.status is not OK is
+// an error wrapping ErrStatus.
+type Client struct{ *searchapi.Counter }
 
-var _ lexsig.Searcher = (*Client)(nil)
-
-// New returns a Client for o. It fails with an error wrapping
-// searchapi.ErrMissingKey when o.Key is empty, and when o.BaseURL is not
-// an absolute http or https URL.
+// New returns a Client for o, or the error of searchapi.New: o.Key is
+// required, o.BaseURL must be empty or an http or https URL.
 func New(o Options) (*Client, error) {
-	size := o.PageSize
-	if size <= 0 {
-		size = DefaultPageSize
-	}
-	c, err := searchapi.NewCounter(engine(size), o.BaseURL, o.Key, o.Transport)
-	if err != nil {
-		return nil, err
-	}
-	return &Client{c}, nil
+	return searchapi.NewCounter[Client](engine(o.PageSize), o.BaseURL, o.Key, o.Transport)
 }

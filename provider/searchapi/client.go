@@ -17,8 +17,8 @@ import (
 // when its API reports hit counts), whose methods it so has.
 //
 // A Client is safe for concurrent use; its requests share one rate limit
-// (Transport.Rate). Make one with New: the zero Client has no engine to
-// run.
+// (Transport.Rate), so share one Client per key. Make one with New: the
+// zero Client has no engine to run.
 type Client struct {
 	s runner
 }
@@ -26,8 +26,8 @@ type Client struct {
 var _ lexsig.Searcher = (*Client)(nil)
 
 // Counter is a Client whose API also reports how many documents match a
-// query, for document frequencies (§2.1 "TFIDF"). Make one with
-// NewCounter.
+// query, for document frequencies (§2.1 "TFIDF"). An engine package's
+// Client embeds one when it has HitCount; NewCounter makes it.
 type Counter struct {
 	*Client
 }
@@ -40,12 +40,38 @@ type runner interface {
 	closeIdle()
 }
 
-// New returns a Client that runs e against baseURL (empty means
-// e.BaseURL) with key, sending its requests as t says. It fails with an
-// error wrapping ErrMissingKey when key is empty and e takes one, and
-// when the base URL is not an absolute http or https URL (the error
-// quotes it, without any password). e must not change afterwards.
-func New[R any](e *Engine[R], baseURL, key string, t Transport) (*Client, error) {
+// New returns a C, an engine package's Client (a struct whose only field
+// is an embedded *Client), that runs e against baseURL (empty means
+// e.BaseURL) with key, sending its requests as t says:
+//
+//	func New(o Options) (*Client, error) {
+//		return searchapi.New[Client](engine, o.BaseURL, o.Key, o.Transport)
+//	}
+//
+// It fails with an error wrapping ErrMissingKey when key is empty and e
+// takes one, and when the base URL is not an absolute http or https URL
+// (the error quotes it, without any password). e must not change
+// afterwards.
+func New[C ~struct{ *Client }, R any](e *Engine[R], baseURL, key string, t Transport) (*C, error) {
+	c, err := newClient(e, baseURL, key, t)
+	if err != nil {
+		return nil, err
+	}
+	return &C{c}, nil
+}
+
+// NewCounter is New for an engine whose Read reports Answer.Total: its C
+// embeds a *Counter, and so has HitCount too.
+func NewCounter[C ~struct{ *Counter }, R any](e *Engine[R], baseURL, key string, t Transport) (*C, error) {
+	c, err := newClient(e, baseURL, key, t)
+	if err != nil {
+		return nil, err
+	}
+	return &C{&Counter{c}}, nil
+}
+
+// newClient returns the Client of New.
+func newClient[R any](e *Engine[R], baseURL, key string, t Transport) (*Client, error) {
 	if key == "" && (e.KeyHeader != "" || e.KeyParam != "") {
 		hint := ""
 		if e.KeyEnv != "" {
@@ -77,15 +103,6 @@ func New[R any](e *Engine[R], baseURL, key string, t Transport) (*Client, error)
 		api.Redact = append(api.Redact, key)
 	}
 	return &Client{s: &searcher[R]{engine: e, api: api, base: base, key: key}}, nil
-}
-
-// NewCounter is New for an engine whose Read reports Answer.Total.
-func NewCounter[R any](e *Engine[R], baseURL, key string, t Transport) (*Counter, error) {
-	c, err := New(e, baseURL, key, t)
-	if err != nil {
-		return nil, err
-	}
-	return &Counter{c}, nil
 }
 
 // String names the engine and its endpoint, without any password or key:

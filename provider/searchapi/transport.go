@@ -9,33 +9,6 @@ import (
 	"github.com/linkrot/relink/provider/internal/apiclient"
 )
 
-// Defaults of the Transport fields; a zero (or negative) field means the
-// default.
-const (
-	// DefaultRate is how many requests per second a Client starts: one,
-	// the most the free plans of the search APIs allow.
-	DefaultRate = apiclient.DefaultRate
-	// DefaultBurst is how many requests may start at once after a quiet
-	// spell: one.
-	DefaultBurst = apiclient.DefaultBurst
-	// DefaultAttempts is how many times a request is tried, as many as
-	// provider/web tries a page (the paper's five, §3.1 "HTTP Status
-	// Codes").
-	DefaultAttempts = apiclient.DefaultAttempts
-	// DefaultBackoff is the wait before the second attempt; it doubles
-	// before each later one, up to DefaultMaxBackoff.
-	DefaultBackoff    = apiclient.DefaultBackoff
-	DefaultMaxBackoff = apiclient.DefaultMaxBackoff
-	// DefaultMaxWait caps the wait a service may ask for and be obeyed.
-	DefaultMaxWait = apiclient.DefaultMaxWait
-	// DefaultTimeout bounds one attempt, from connecting to the last byte
-	// of the body.
-	DefaultTimeout = apiclient.DefaultTimeout
-	// DefaultUserAgent is the User-Agent sent unless Transport.UserAgent
-	// says otherwise: relink's, the one provider/web sends for pages.
-	DefaultUserAgent = apiclient.DefaultUserAgent
-)
-
 // Transport says how a Client sends its requests: through which HTTP
 // client, how fast, how often it tries again, how long it waits and where
 // it may be redirected. Every engine package's Options embeds it, so these
@@ -44,46 +17,47 @@ const (
 //	c, err := brave.New(brave.Options{Key: key, Transport: searchapi.Transport{Attempts: 3}})
 //
 // The zero value is ready to use: every zero field means the default
-// named in its comment. A Transport holds no secret.
+// its comment names. A Transport holds no secret.
 type Transport struct {
 	// HTTP carries the requests; nil means a client of the package's own
 	// that uses no proxy. Its CheckRedirect, when set, is asked after the
 	// Client's own redirect policy, which it cannot loosen; its Timeout,
 	// when set, applies besides Timeout.
 	HTTP *http.Client
-	// UserAgent is sent with every request; empty means DefaultUserAgent.
+	// UserAgent is sent with every request; empty means relink's, the
+	// User-Agent provider/web sends for pages.
 	UserAgent string
 
 	// Rate is how many requests per second may start, Burst how many may
 	// start at once after a quiet spell; every attempt counts, and the
 	// requests of one Client share them (share one Client per key, so
-	// that the key's quota holds). Zero means DefaultRate (1/s) and
-	// DefaultBurst (1); rate.Inf turns the limit off.
+	// that the key's quota holds). Zero means 1/s and 1, the most the
+	// free plans of the search APIs allow; rate.Inf turns the limit off.
 	Rate  rate.Limit
 	Burst int
 
-	// Attempts is how many times a request is tried; zero means
-	// DefaultAttempts (5), and 1 turns retries off. Network errors,
-	// timeouts, cut bodies and the statuses 408, 429 and 5xx (but 501 and
-	// 505) are tried again; any other answer is final.
+	// Attempts is how many times a request is tried; zero means 5 (as
+	// many as provider/web tries a page, the paper's five, §3.1), and 1
+	// turns retries off. Network errors, timeouts, cut bodies and the
+	// statuses 408, 429 and 5xx (but 501 and 505) are tried again; any
+	// other answer is final.
 	Attempts int
 	// Backoff is the wait before the second attempt, doubled before each
 	// later one up to MaxBackoff, drawn at random from the upper half.
-	// Zero means DefaultBackoff (1 s) and DefaultMaxBackoff (30 s).
+	// Zero means 1 s and 30 s.
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 	// MaxWait caps a wait the service asks for (Retry-After, or what the
 	// engine reads instead, such as Brave's X-RateLimit-Reset) that is
 	// obeyed; a longer one, such as a day's quota spent, makes the answer
 	// final at once, an error matching ErrRateLimited whose StatusError
-	// says how long. Zero means DefaultMaxWait (1 min).
+	// says how long. Zero means 1 min.
 	MaxWait time.Duration
 
 	// Timeout bounds one attempt, from connecting to the last byte of the
 	// body (a metasearch engine such as SearXNG waits for its slowest
 	// engine first); an attempt cut off fails with ErrTimeout. Zero means
-	// DefaultTimeout (30 s). The caller's context bounds the whole call,
-	// waits included.
+	// 30 s. The caller's context bounds the whole call, waits included.
 	Timeout time.Duration
 
 	// CrossHostRedirects lets an answer redirect to another host (or

@@ -14,10 +14,14 @@ import (
 // without which the bot detection of SearXNG's limiter answers 429.
 const accept = "application/json, text/html;q=0.5"
 
-// engine describes a SearXNG instance's search for o, at most pages pages:
-// q, format=json, pageno (1 first) and o's categories, engines and
-// language; no key, no page size.
-func engine(o Options, pages int) *searchapi.Engine[response] {
+// engine describes a SearXNG instance's search for o: q, format=json,
+// pageno (1 first, at most o.MaxPages pages) and o's categories, engines
+// and language; no key, no page size.
+func engine(o Options) *searchapi.Engine[response] {
+	pages := o.MaxPages
+	if pages <= 0 {
+		pages = DefaultMaxPages
+	}
 	extra := url.Values{}
 	for name, v := range map[string]string{"categories": o.Categories, "engines": o.Engines, "language": o.Language} {
 		if v != "" {

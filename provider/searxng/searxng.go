@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/searchapi"
 )
 
@@ -60,13 +59,8 @@ func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, 
 // all failed is an error wrapping ErrEnginesFailed on the first page, and
 // the end of the search on a later one. HitCount is number_of_results; an
 // answer with results but no count (SearXNG since 2026.5.29 sends none,
-// and most engines never reported one) fails with ErrNoHitCount. It is
-// safe for concurrent use; its requests share one rate limit.
-type Client struct {
-	*searchapi.Counter
-}
-
-var _ lexsig.Searcher = (*Client)(nil)
+// and most engines never reported one) fails with ErrNoHitCount.
+type Client struct{ *searchapi.Counter }
 
 // New returns a Client for o. It fails with an error wrapping
 // ErrMissingBaseURL when o.BaseURL is empty, and when it is not an absolute
@@ -75,13 +69,5 @@ func New(o Options) (*Client, error) {
 	if o.BaseURL == "" {
 		return nil, fmt.Errorf("%w (set Options.BaseURL, for example from $%s)", ErrMissingBaseURL, URLEnv)
 	}
-	pages := o.MaxPages
-	if pages <= 0 {
-		pages = DefaultMaxPages
-	}
-	c, err := searchapi.NewCounter(engine(o, pages), o.BaseURL, "", o.Transport)
-	if err != nil {
-		return nil, err
-	}
-	return &Client{c}, nil
+	return searchapi.NewCounter[Client](engine(o), o.BaseURL, "", o.Transport)
 }
