@@ -206,6 +206,11 @@ func TestNew(t *testing.T) {
 	}
 }
 
+func TestOptionsFormat(t *testing.T) {
+	apitest.Printed(t, searxng.Options{BaseURL: "https://me:pw@example.org/", Engines: "brave", MaxPages: 3},
+		`searxng.Options{BaseURL: "https://me:xxxxx@example.org/", Categories: "", Engines: "brave", Language: "", MaxPages: 3}`)
+}
+
 // TestCredentialsNeverShown checks issue 12's minor failure: credentials
 // in the base URL reach the instance (basic authentication) but never an
 // error, not even base64-encoded in the Authorization header an instance
