@@ -15,6 +15,7 @@ import (
 	"github.com/linkrot/relink/provider/google"
 	"github.com/linkrot/relink/provider/marginalia"
 	"github.com/linkrot/relink/provider/mojeek"
+	"github.com/linkrot/relink/provider/searchapi"
 	"github.com/linkrot/relink/provider/searxng"
 )
 
@@ -83,6 +84,7 @@ func newEngine(c engineConfig) (*engine, error) {
 		k, cx, base string
 		err         error
 		source      = c.name
+		transport   = searchapi.Transport{UserAgent: c.userAgent, Rate: c.rate}
 	)
 	switch c.name {
 	case "google":
@@ -92,20 +94,20 @@ func newEngine(c engineConfig) (*engine, error) {
 		if cx, err = setting(c.cx, google.CXEnv, "", "a Programmable Search Engine ID", "-cx"); err != nil {
 			return nil, err
 		}
-		client, err = google.New(google.Options{Key: k, CX: cx, BaseURL: c.baseURL, UserAgent: c.userAgent, Rate: c.rate})
+		client, err = google.New(google.Options{Key: k, CX: cx, BaseURL: c.baseURL, Transport: transport})
 	case "brave":
 		if k, err = apiKey(brave.KeyEnv, ""); err != nil {
 			return nil, err
 		}
-		client, err = brave.New(brave.Options{Key: k, BaseURL: c.baseURL, UserAgent: c.userAgent, Rate: c.rate})
+		client, err = brave.New(brave.Options{Key: k, BaseURL: c.baseURL, Transport: transport})
 	case "marginalia":
 		k, _ = apiKey(marginalia.KeyEnv, marginalia.PublicKey)
-		client, err = marginalia.New(marginalia.Options{Key: k, BaseURL: c.baseURL, UserAgent: c.userAgent, Rate: c.rate})
+		client, err = marginalia.New(marginalia.Options{Key: k, BaseURL: c.baseURL, Transport: transport})
 	case "mojeek":
 		if k, err = apiKey(mojeek.KeyEnv, ""); err != nil {
 			return nil, err
 		}
-		client, err = mojeek.New(mojeek.Options{Key: k, BaseURL: c.baseURL, UserAgent: c.userAgent, Rate: c.rate})
+		client, err = mojeek.New(mojeek.Options{Key: k, BaseURL: c.baseURL, Transport: transport})
 	case "searxng":
 		if base, err = setting(c.baseURL, searxng.URLEnv, "", "the instance's URL", "-search-url"); err != nil {
 			return nil, err
@@ -113,7 +115,7 @@ func newEngine(c engineConfig) (*engine, error) {
 		if u, perr := url.Parse(base); perr == nil && u.Host != "" {
 			source += "@" + u.Host // never u.User
 		}
-		client, err = searxng.New(searxng.Options{BaseURL: base, UserAgent: c.userAgent, Rate: c.rate})
+		client, err = searxng.New(searxng.Options{BaseURL: base, Transport: transport})
 	default:
 		return nil, usagef("unknown -search %s: want one of %s", quoteArg(c.name), strings.Join(engineNames, ", "))
 	}

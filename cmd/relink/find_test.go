@@ -26,6 +26,7 @@ import (
 	"github.com/linkrot/relink/provider/google"
 	"github.com/linkrot/relink/provider/marginalia"
 	"github.com/linkrot/relink/provider/mojeek"
+	"github.com/linkrot/relink/provider/searchapi"
 	"github.com/linkrot/relink/provider/searxng"
 	"github.com/linkrot/relink/provider/store"
 )
@@ -638,11 +639,11 @@ func TestFindNeverPrintsKey(t *testing.T) {
 				if _, keys := fake.seen(); len(keys) == 0 || keys[0] != secret {
 					t.Fatalf("the engine got keys %q, want %q", keys, secret)
 				}
-				var se *google.StatusError // the same type in every search package
+				var se *searchapi.StatusError // the same for every engine
 				if !errors.As(err, &se) || se.Status != tt.status {
 					t.Errorf("run = %v, want a StatusError %d", err, tt.status)
 				}
-				if tt.status == 401 && !errors.Is(err, google.ErrUnauthorized) {
+				if tt.status == 401 && !errors.Is(err, searchapi.ErrUnauthorized) {
 					t.Errorf("run = %v, want ErrUnauthorized", err)
 				}
 				line := fail(&stderr, "relink find", err)

@@ -2,7 +2,6 @@ package brave_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,101 +14,61 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/brave"
 	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
-// fake answers like Brave's web search from corpus: count results per
-// page (at most 20), offset in pages (at most 9), the key in the
-// X-Subscription-Token header.
-func fake(corpus []lexsig.Result, key string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if r.Header.Get("X-Subscription-Token") != key {
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"type":"ErrorResponse","error":{"id":"x","status":401,"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid."}}`)
-			return
-		}
+// fake answers like Brave's web search: count results per page (at most
+// 20), offset in pages (at most 9), the key in the X-Subscription-Token
+// header, 401 for a wrong one; web is left out of a page without results.
+var fake = apitest.Fake{
+	Key: func(r *http.Request) string { return r.Header.Get("X-Subscription-Token") },
+	WrongKey: apitest.Canned{Status: http.StatusUnauthorized,
+		Body: `{"type":"ErrorResponse","error":{"id":"x","status":401,"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid."}}`},
+	Page: func(r *http.Request) (int, int, bool) {
 		count, err1 := strconv.Atoi(r.URL.Query().Get("count"))
 		offset, err2 := strconv.Atoi(r.URL.Query().Get("offset"))
-		if err1 != nil || err2 != nil || count < 1 || count > 20 || offset < 0 || offset > 9 || r.URL.Query().Get("q") == "" {
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			fmt.Fprint(w, `{"type":"ErrorResponse","error":{"status":422,"code":"VALIDATION","detail":"Unable to validate request parameter(s)"}}`)
-			return
+		return offset * count, count, err1 == nil && err2 == nil && count >= 1 && count <= 20 && offset >= 0 && offset <= 9 && r.URL.Query().Get("q") != ""
+	},
+	BadRequest: apitest.Canned{Status: http.StatusUnprocessableEntity,
+		Body: `{"type":"ErrorResponse","error":{"status":422,"code":"VALIDATION","detail":"Unable to validate request parameter(s)"}}`},
+	Answer: func(r *http.Request, results []lexsig.Result, _ int, more bool) any {
+		page := map[string]any{"type": "search", "query": map[string]any{"original": r.URL.Query().Get("q"), "more_results_available": more}}
+		if len(results) > 0 {
+			page["web"] = map[string]any{"type": "search", "results": apitest.URLTitles(results)}
 		}
-		type result struct {
-			Title       string `json:"title"`
-			URL         string `json:"url"`
-			Description string `json:"description"`
-		}
-		var page struct {
-			Type  string `json:"type"`
-			Query struct {
-				Original string `json:"original"`
-				More     bool   `json:"more_results_available"`
-			} `json:"query"`
-			Web *struct {
-				Type    string   `json:"type"`
-				Results []result `json:"results"`
-			} `json:"web,omitempty"`
-		}
-		page.Type = "search"
-		page.Query.Original = r.URL.Query().Get("q")
-		start := offset * count
-		end := min(start+count, len(corpus))
-		if start < end {
-			page.Web = &struct {
-				Type    string   `json:"type"`
-				Results []result `json:"results"`
-			}{Type: "search"}
-			for _, c := range corpus[start:end] {
-				page.Web.Results = append(page.Web.Results, result{Title: c.Title, URL: c.URI, Description: "about " + c.Title})
-			}
-		}
-		page.Query.More = end < len(corpus)
-		if err := json.NewEncoder(w).Encode(page); err != nil {
-			panic(err)
-		}
-	})
+		return page
+	},
 }
 
-// newFast returns a Client for tests: no rate limit, tiny backoffs.
-func newFast(cfg apitest.Config) (*brave.Client, error) {
-	return brave.New(brave.Options{
-		Key:        cfg.Key,
-		BaseURL:    cfg.BaseURL,
-		Rate:       rate.Inf,
-		Attempts:   cfg.Attempts,
-		Backoff:    time.Millisecond,
-		MaxBackoff: time.Millisecond,
-		Timeout:    cfg.Timeout,
-
-		CrossHostRedirects: cfg.CrossHostRedirects,
-	})
+// suite is the shared suite's view of the package.
+var suite = apitest.Suite[*brave.Client]{
+	New: func(cfg apitest.Config) (*brave.Client, error) {
+		return brave.New(brave.Options{Key: cfg.Key, BaseURL: cfg.BaseURL, Transport: cfg.Transport})
+	},
+	Handler:  fake.Handler,
+	NeedsKey: true,
+	PageSize: brave.MaxCount,
+	Max:      brave.MaxResults,
 }
 
-// newBase returns a client for tests of one attempt at baseURL.
-func newBase(baseURL string) (lexsig.Searcher, error) {
-	return newFast(apitest.Config{BaseURL: baseURL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-}
+func TestShared(t *testing.T) { suite.Run(t) }
 
-func TestShared(t *testing.T) {
-	apitest.Run(t, apitest.Suite{
-		New:      func(cfg apitest.Config) (lexsig.Searcher, error) { return newFast(cfg) },
-		Handler:  fake,
-		NeedsKey: true,
-		PageSize: brave.MaxCount,
-		Max:      brave.MaxResults,
-	})
+// FuzzAnswer feeds any bytes to the decoding of Brave's answers and
+// to a Search.
+func FuzzAnswer(f *testing.F) {
+	suite.Fuzz(f, brave.Decode, "testdata/web_search.json",
+		`{"type":"search","query":{"original":"x","more_results_available":false}}`,
+		`{"type":"ErrorResponse","error":{"status":422,"code":"VALIDATION"}}`)
 }
 
 // TestDocumentedResponse reads an answer written in the format of Brave's
 // documentation, with the fields a Client ignores.
 func TestDocumentedResponse(t *testing.T) {
-	apitest.Documented(t, "testdata/web_search.json", newBase, lexsig.NewQuery([]string{"rediscover", "missing"}, lexsig.Conjunctive), 2, []lexsig.Result{
+	suite.Documented(t, "testdata/web_search.json", lexsig.NewQuery([]string{"rediscover", "missing"}, lexsig.Conjunctive), 2, []lexsig.Result{
 		{Rank: 1, URI: "https://example.org/papers/jcdl2011-link-neighborhood.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures"},
 		{Rank: 2, URI: "https://example.com/wiki/Lexical_signature", Title: "Lexical signature - Wikipedia-like overview"},
 	})
@@ -118,14 +77,12 @@ func TestDocumentedResponse(t *testing.T) {
 // TestRequest checks count and offset (in pages) of each request, and
 // that query parameters of the base URL are kept.
 func TestRequest(t *testing.T) {
-	apitest.Requests(t, "q", []apitest.Paging{
+	suite.Requests(t, "q", "/res/v1/web/search?country=gb", []apitest.Paging{
 		{Name: "conjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), Limit: 5, Q: "jcdl signature backlink", Want: []string{"5/0 gb"}},
 		{Name: "disjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive), Limit: 20, Q: "jcdl OR signature", Want: []string{"20/0 gb"}},
 		{Name: "phrase", Query: lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, Limit: 45, Q: `"link neighborhood"`, Want: []string{"20/0 gb", "20/1 gb", "20/2 gb"}},
 		{Name: "limit 0 means the most", Query: lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), Limit: 0, Q: "x",
 			Want: []string{"20/0 gb", "20/1 gb", "20/2 gb", "20/3 gb", "20/4 gb", "20/5 gb", "20/6 gb", "20/7 gb", "20/8 gb", "20/9 gb"}},
-	}, fake(apitest.Corpus(1000), apitest.Key), func(base string) (lexsig.Searcher, error) {
-		return newBase(base + "/res/v1/web/search?country=gb")
 	}, func(r *http.Request) string {
 		p := r.URL.Query()
 		return p.Get("count") + "/" + p.Get("offset") + " " + p.Get("country")
@@ -144,10 +101,7 @@ func TestOverlappingPagesAreDeduplicated(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := suite.Client(t, srv.URL, 1)
 	q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
 	got, err := c.Search(context.Background(), q, 2)
 	if err != nil {
@@ -168,10 +122,7 @@ func TestOverlappingPagesAreDeduplicated(t *testing.T) {
 }
 
 func TestQueryTooLong(t *testing.T) {
-	c, err := brave.New(brave.Options{Key: apitest.Key, BaseURL: "http://127.0.0.1:1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := suite.Client(t, "http://127.0.0.1:1", 1)
 	tests := []struct {
 		name  string
 		terms []string
@@ -182,50 +133,23 @@ func TestQueryTooLong(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q := lexsig.NewQuery(tt.terms, lexsig.Conjunctive)
-			if _, err := c.Search(context.Background(), q, 10); !errors.Is(err, brave.ErrUnsupportedQuery) {
+			if _, err := c.Search(context.Background(), q, 10); !errors.Is(err, searchapi.ErrUnsupportedQuery) {
 				t.Errorf("Search(%s) = %v, want ErrUnsupportedQuery", tt.name, err)
 			}
 		})
 	}
 }
 
-func TestNew(t *testing.T) {
-	tests := []struct {
-		name    string
-		opts    brave.Options
-		wantErr bool
-	}{
-		{"defaults", brave.Options{Key: "k"}, false},
-		{"missing key", brave.Options{}, true},
-		{"relative base", brave.Options{Key: "k", BaseURL: "/search"}, true},
-		{"ftp base", brave.Options{Key: "k", BaseURL: "ftp://example.com/"}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := brave.New(tt.opts)
-			if (err != nil) != tt.wantErr {
-				t.Errorf("New(%v) = %v, want error %v", tt.opts, err, tt.wantErr)
-			}
-		})
-	}
-	o := brave.Options{Key: apitest.Key, BaseURL: "https://proxy.example/"}
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
-		if got := fmt.Sprintf(verb, o); strings.Contains(got, apitest.Key) {
-			t.Errorf("Sprintf(%q, options) = %q shows the key", verb, got)
-		}
-	}
+func TestOptionsFormat(t *testing.T) {
+	apitest.Printed(t, brave.Options{Key: apitest.Key, BaseURL: "https://proxy.example/"}, `brave.Options{Key: REDACTED, BaseURL: "https://proxy.example/"}`)
 }
 
 func TestErrorNamesRequestNotKey(t *testing.T) {
 	srv := httptest.NewServer(apitest.Failing(http.StatusTooManyRequests, -1, nil, nil))
 	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 2, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
 	q := lexsig.NewQuery([]string{"lexical", "signature"}, lexsig.Conjunctive)
-	_, err = c.Search(context.Background(), q, 10)
-	var e *brave.Error
+	_, err := suite.Client(t, srv.URL, 2).Search(context.Background(), q, 10)
+	var e *searchapi.Error
 	if !errors.As(err, &e) || e.Service != "brave" || e.Attempts != 2 {
 		t.Fatalf("Search(%q) = %#v, want a brave *Error after 2 attempts", q, err)
 	}
@@ -277,13 +201,9 @@ func TestMonthlyQuotaSpent(t *testing.T) {
 		fmt.Fprint(w, `{"type":"ErrorResponse","error":{"status":429,"code":"RATE_LIMITED","detail":"Request rate limit exceeded for plan."}}`)
 	}))
 	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 5, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
-	var se *brave.StatusError
-	if !errors.Is(err, brave.ErrRateLimited) || !errors.As(err, &se) || se.RetryAfter != 1419704*time.Second {
+	_, err := suite.Client(t, srv.URL, 5).Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
+	var se *searchapi.StatusError
+	if !errors.Is(err, searchapi.ErrRateLimited) || !errors.As(err, &se) || se.RetryAfter != 1419704*time.Second {
 		t.Errorf("Search() = %v, want ErrRateLimited with RetryAfter 1419704s", err)
 	}
 	if n := count.Load(); n != 1 {

@@ -24,11 +24,22 @@
 // terms separated by spaces (Brave's default is every term), " OR "
 // between the terms of a disjunctive query, a phrase in double quotes. A
 // query longer than Brave's limit of 400 characters or 50 words is refused
-// with ErrUnsupportedQuery before any request.
+// with searchapi.ErrUnsupportedQuery before any request.
 //
 // Quotas: Brave's free plan allows one request per second and a monthly
 // quota; DefaultRate keeps to the first, and a 429 answer is retried after
 // a backoff. Every page is one request.
+//
+// # Errors
+//
+// The errors are searchapi's, the same for every engine: a failed request
+// wraps a *searchapi.Error, and ErrRateLimited (429: the second's rate or
+// the month's quota of the key is spent; the *searchapi.StatusError's
+// Header holds Brave's X-RateLimit-* headers), ErrUnauthorized (401 or
+// 403: a wrong key, or a plan without web search), ErrMalformed,
+// ErrTimeout, ErrTooLarge or a *searchapi.StatusError. A query over
+// Brave's limits is searchapi.ErrUnsupportedQuery, a missing key
+// searchapi.ErrMissingKey. The package has no errors of its own.
 //
 // # What the caller must do
 //

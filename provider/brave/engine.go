@@ -11,19 +11,21 @@ import (
 
 	"github.com/linkrot/relink/internal/retry"
 	"github.com/linkrot/relink/lexsig"
-	"github.com/linkrot/relink/provider/internal/apiclient"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // engine describes Brave's web search: the key in the KeyHeader header,
 // pages of count results (at most MaxCount) at offset 0 to MaxOffset,
 // counted in pages.
-var engine = &apiclient.Engine[response]{
+var engine = &searchapi.Engine[response]{
 	Service:   "brave",
+	BaseURL:   DefaultBaseURL,
 	KeyHeader: KeyHeader,
-	Params: func(q string, p apiclient.Page) url.Values {
+	KeyEnv:    KeyEnv,
+	Params: func(q string, p searchapi.Page) url.Values {
 		return url.Values{"q": {q}, "count": {strconv.Itoa(p.Count)}, "offset": {strconv.Itoa(p.N)}}
 	},
-	Paging: apiclient.Paging{By: apiclient.ByPage, Size: MaxCount, Max: MaxResults, Requests: MaxOffset + 1},
+	Paging: searchapi.Paging{By: searchapi.ByPage, Size: MaxCount, Max: MaxResults, Requests: MaxOffset + 1},
 	Check:  checkLength,
 	Read:   read,
 	Wait:   wait,
@@ -46,11 +48,11 @@ type response struct {
 
 // read turns an answer into hits; the page is the last when Brave says
 // more_results_available is false.
-func read(r *response, _ apiclient.Page) (apiclient.Answer, error) {
+func read(r *response, _ searchapi.Page) (searchapi.Answer, error) {
 	more := r.Query.MoreResultsAvailable
-	ans := apiclient.Answer{Last: more != nil && !*more}
+	ans := searchapi.Answer{Last: more != nil && !*more}
 	for _, res := range r.Web.Results {
-		ans.Hits = append(ans.Hits, apiclient.Hit{URL: res.URL, Title: res.Title})
+		ans.Hits = append(ans.Hits, searchapi.Hit{URL: res.URL, Title: res.Title})
 	}
 	return ans, nil
 }
@@ -58,7 +60,7 @@ func read(r *response, _ apiclient.Page) (apiclient.Answer, error) {
 // checkLength refuses a query over Brave's limits on q.
 func checkLength(_ lexsig.Query, text string) error {
 	if utf8.RuneCountInString(text) > MaxQueryLen || len(strings.Fields(text)) > MaxQueryWords {
-		return fmt.Errorf("%w: more than %d characters or %d words", ErrUnsupportedQuery, MaxQueryLen, MaxQueryWords)
+		return fmt.Errorf("%w: more than %d characters or %d words", searchapi.ErrUnsupportedQuery, MaxQueryLen, MaxQueryWords)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/brave"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // A fake of Brave's web search stands in for the service here; a program
@@ -49,7 +50,7 @@ func ExampleClient_Search() {
 
 func ExampleNew() {
 	_, err := brave.New(brave.Options{})
-	fmt.Println(errors.Is(err, brave.ErrMissingKey))
+	fmt.Println(errors.Is(err, searchapi.ErrMissingKey))
 	fmt.Println(err)
 	// Output:
 	// true

@@ -36,9 +36,22 @@
 // terms of a disjunctive query, a phrase in double quotes. Google ignores
 // words past the 32nd.
 //
+// # Errors
+//
+// The errors are searchapi's, the same for every engine: a failed request
+// wraps a *searchapi.Error, and ErrRateLimited (429: the per-minute rate or
+// the day's quota of the key is spent), ErrUnauthorized (401 or 403: a
+// wrong or restricted key, an API not enabled for the project; and
+// Google's 400 "API key not valid"), ErrMalformed (not Google's JSON, or a
+// hit count that is not a number), ErrTimeout, ErrTooLarge or a
+// *searchapi.StatusError (its Snippet quotes Google's reason, such as
+// "rateLimitExceeded"). New fails with ErrMissingEngine, this package's
+// only error, or searchapi.ErrMissingKey.
+//
 // # What the caller must do
 //
-// Pass the API key and the engine ID in Options; the package never reads
+// Pass the API key and the engine ID in Options (and Options.Transport for
+// other rates, retries or timeouts); the package never reads
 // the environment (KeyEnv and CXEnv name the variables the example
 // programs read). Share one Client per key, so its rate limit holds. For a
 // DF from hit counts, choose |D|: the paper took an estimate of the size

@@ -7,20 +7,22 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/linkrot/relink/provider/internal/apiclient"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // engine describes the Custom Search JSON API for the engine cx: the key in
 // the key parameter, pages by start (1 first) and num (at most MaxNum),
 // at most MaxResults results.
-func engine(cx string) *apiclient.Engine[response] {
-	return &apiclient.Engine[response]{
+func engine(cx string) *searchapi.Engine[response] {
+	return &searchapi.Engine[response]{
 		Service:  "google",
+		BaseURL:  DefaultBaseURL,
 		KeyParam: KeyParam,
-		Params: func(q string, p apiclient.Page) url.Values {
+		KeyEnv:   KeyEnv,
+		Params: func(q string, p searchapi.Page) url.Values {
 			return url.Values{"cx": {cx}, "q": {q}, "start": {strconv.Itoa(p.Start)}, "num": {strconv.Itoa(p.Count)}}
 		},
-		Paging: apiclient.Paging{By: apiclient.ByStart, Size: MaxNum, Max: MaxResults},
+		Paging: searchapi.Paging{By: searchapi.ByStart, Size: MaxNum, Max: MaxResults},
 		Read:   read,
 		Refine: badKey,
 	}
@@ -46,15 +48,15 @@ type response struct {
 // read turns an answer into hits; the page is the last when the answer
 // names no next page. The hit count is searchInformation.totalResults, a
 // decimal string.
-func read(r *response, _ apiclient.Page) (apiclient.Answer, error) {
-	ans := apiclient.Answer{Last: len(r.Queries.NextPage) == 0}
+func read(r *response, _ searchapi.Page) (searchapi.Answer, error) {
+	ans := searchapi.Answer{Last: len(r.Queries.NextPage) == 0}
 	for _, it := range r.Items {
-		ans.Hits = append(ans.Hits, apiclient.Hit{URL: it.Link, Title: it.Title})
+		ans.Hits = append(ans.Hits, searchapi.Hit{URL: it.Link, Title: it.Title})
 	}
 	total := r.SearchInformation.TotalResults
 	n, err := strconv.ParseInt(total, 10, 64)
 	if err != nil || n < 0 {
-		ans.TotalErr = fmt.Errorf("%w: totalResults %q is not a count", ErrMalformed, snip(total))
+		ans.TotalErr = fmt.Errorf("%w: totalResults %q is not a count", searchapi.ErrMalformed, snip(total))
 	}
 	ans.Total = n
 	return ans, nil
@@ -63,9 +65,9 @@ func read(r *response, _ apiclient.Page) (apiclient.Answer, error) {
 // badKey returns ErrUnauthorized for Google's 400 answer to a key it does
 // not accept ("API key not valid", reason keyInvalid), which other APIs
 // answer with 401 or 403.
-func badKey(se *apiclient.StatusError) error {
+func badKey(se *searchapi.StatusError) error {
 	if se.Status == http.StatusBadRequest && (strings.Contains(se.Snippet, "API key not valid") || strings.Contains(se.Snippet, "keyInvalid")) {
-		return ErrUnauthorized
+		return searchapi.ErrUnauthorized
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/google"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // fakeGoogle answers like the Custom Search JSON API with fixed hit counts,
@@ -37,7 +38,7 @@ func ExampleClient_HitCount() {
 	defer srv.Close()
 	// rate.Inf: the local fake needs no rate limit; leave Rate zero for
 	// Google's own service.
-	c, err := google.New(google.Options{Key: "my-key", CX: "my-engine", BaseURL: srv.URL, Rate: rate.Inf})
+	c, err := google.New(google.Options{Key: "my-key", CX: "my-engine", BaseURL: srv.URL, Transport: searchapi.Transport{Rate: rate.Inf}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -2,118 +2,81 @@ package google_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"testing"
-	"time"
-
-	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/google"
 	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 const testCX = "0123456789abcdef0"
 
-// fake answers like the Custom Search JSON API from corpus: start (1
-// first) and num (1 to 10), start+num-1 at most 100, the key in the key
-// parameter; totalResults is len(corpus) as a string.
-func fake(corpus []lexsig.Result, key string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+// fake answers like the Custom Search JSON API: start (1 first) and num
+// (1 to 10), start+num-1 at most 100, the key in the key parameter, 400 for
+// a wrong key; totalResults is the corpus's size as a string, and nextPage
+// is there while results follow.
+var fake = apitest.Fake{
+	Key: func(r *http.Request) string { return r.URL.Query().Get("key") },
+	WrongKey: apitest.Canned{Status: http.StatusBadRequest, Body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.",` +
+		`"errors":[{"message":"API key not valid. Please pass a valid API key.","domain":"global","reason":"badRequest"}],"status":"INVALID_ARGUMENT"}}`},
+	Page: func(r *http.Request) (int, int, bool) {
 		p := r.URL.Query()
-		if p.Get("key") != key {
-			w.WriteHeader(http.StatusBadRequest) // Google's answer to an invalid key
-			fmt.Fprint(w, `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","errors":[{"message":"API key not valid. Please pass a valid API key.","domain":"global","reason":"badRequest"}],"status":"INVALID_ARGUMENT"}}`)
-			return
-		}
 		start, err1 := strconv.Atoi(p.Get("start"))
 		num, err2 := strconv.Atoi(p.Get("num"))
-		if err1 != nil || err2 != nil || start < 1 || num < 1 || num > 10 || start+num-1 > 100 || p.Get("cx") != testCX || p.Get("q") == "" {
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprint(w, `{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}`)
-			return
+		ok := err1 == nil && err2 == nil && start >= 1 && num >= 1 && num <= 10 && start+num-1 <= 100 && p.Get("cx") == testCX && p.Get("q") != ""
+		return start - 1, num, ok
+	},
+	BadRequest: apitest.Canned{Status: http.StatusBadRequest, Body: `{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}`},
+	Answer: func(r *http.Request, results []lexsig.Result, total int, more bool) any {
+		start, _ := strconv.Atoi(r.URL.Query().Get("start"))
+		page := map[string]any{"totalResults": strconv.Itoa(total), "startIndex": start, "count": len(results)}
+		queries := map[string]any{"request": []any{page}}
+		if end := start + len(results); more && end <= 100 {
+			queries["nextPage"] = []any{map[string]any{"totalResults": strconv.Itoa(total), "startIndex": end}}
 		}
-		type item struct {
-			Kind  string `json:"kind"`
-			Title string `json:"title"`
-			Link  string `json:"link"`
+		items := []map[string]string{}
+		for _, res := range results {
+			items = append(items, map[string]string{"kind": "customsearch#result", "title": res.Title, "link": res.URI})
 		}
-		type page struct {
-			TotalResults string `json:"totalResults"`
-			StartIndex   int    `json:"startIndex"`
-			Count        int    `json:"count"`
-		}
-		var answer struct {
-			Kind    string `json:"kind"`
-			Queries struct {
-				Request  []page `json:"request"`
-				NextPage []page `json:"nextPage,omitempty"`
-			} `json:"queries"`
-			SearchInformation struct {
-				TotalResults string `json:"totalResults"`
-			} `json:"searchInformation"`
-			Items []item `json:"items,omitempty"`
-		}
-		total := strconv.Itoa(len(corpus))
-		answer.Kind = "customsearch#search"
-		answer.SearchInformation.TotalResults = total
-		answer.Queries.Request = []page{{total, start, num}}
-		end := min(start-1+num, len(corpus), 100)
-		for i := start - 1; i < end; i++ {
-			answer.Items = append(answer.Items, item{"customsearch#result", corpus[i].Title, corpus[i].URI})
-		}
-		if end < min(len(corpus), 100) {
-			answer.Queries.NextPage = []page{{total, end + 1, num}}
-		}
-		if err := json.NewEncoder(w).Encode(answer); err != nil {
-			panic(err)
-		}
-	})
+		return map[string]any{"kind": "customsearch#search", "queries": queries,
+			"searchInformation": map[string]string{"totalResults": strconv.Itoa(total)}, "items": items}
+	},
 }
 
-func newFast(cfg apitest.Config) (*google.Client, error) {
-	return google.New(google.Options{
-		Key:        cfg.Key,
-		CX:         testCX,
-		BaseURL:    cfg.BaseURL,
-		Rate:       rate.Inf,
-		Attempts:   cfg.Attempts,
-		Backoff:    time.Millisecond,
-		MaxBackoff: time.Millisecond,
-		Timeout:    cfg.Timeout,
-
-		CrossHostRedirects: cfg.CrossHostRedirects,
-	})
+// suite is the shared suite's view of the package.
+var suite = apitest.Suite[*google.Client]{
+	New: func(cfg apitest.Config) (*google.Client, error) {
+		return google.New(google.Options{Key: cfg.Key, CX: testCX, BaseURL: cfg.BaseURL, Transport: cfg.Transport})
+	},
+	Handler:  fake.Handler,
+	NeedsKey: true,
+	PageSize: google.MaxNum,
+	Max:      google.MaxResults,
 }
 
-// newBase returns a client for tests of one attempt at baseURL.
-func newBase(baseURL string) (lexsig.Searcher, error) {
-	return newFast(apitest.Config{BaseURL: baseURL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-}
+func TestShared(t *testing.T) { suite.Run(t) }
 
-func TestShared(t *testing.T) {
-	apitest.Run(t, apitest.Suite{
-		New:      func(cfg apitest.Config) (lexsig.Searcher, error) { return newFast(cfg) },
-		Handler:  fake,
-		NeedsKey: true,
-		PageSize: google.MaxNum,
-		Max:      google.MaxResults,
-	})
+// FuzzAnswer feeds any bytes to the decoding of Google's answers and
+// to a Search.
+func FuzzAnswer(f *testing.F) {
+	suite.Fuzz(f, google.Decode, "testdata/search.json",
+		`{"kind":"customsearch#search","searchInformation":{"totalResults":"0"}}`,
+		`{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED"}}`)
 }
 
 func TestDocumentedResponse(t *testing.T) {
 	q := lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive)
-	c := apitest.Documented(t, "testdata/search.json", newBase, q, 2, []lexsig.Result{
+	c := suite.Documented(t, "testdata/search.json", q, 2, []lexsig.Result{
 		{Rank: 1, URI: "https://example.org/pubs/link-neighborhood.html", Title: "Rediscovering missing web pages using link neighborhood ..."},
 		{Rank: 2, URI: "https://example.com/wiki/Neighbourhood_(graph_theory)", Title: "Neighborhood (graph theory)"},
 	})
-	n, err := c.(*google.Client).HitCount(context.Background(), "link neighborhood")
+	n, err := c.HitCount(context.Background(), "link neighborhood")
 	if err != nil || n != 48100 {
 		t.Errorf("HitCount(%q) = %d, %v, want 48100, nil", "link neighborhood", n, err)
 	}
@@ -122,13 +85,13 @@ func TestDocumentedResponse(t *testing.T) {
 // TestRequest checks start and num of each request (start+num-1 at most
 // 100) and the query text in q.
 func TestRequest(t *testing.T) {
-	apitest.Requests(t, "q", []apitest.Paging{
+	suite.Requests(t, "q", "", []apitest.Paging{
 		{Name: "conjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), Limit: 5, Q: "jcdl signature backlink", Want: []string{"1/5"}},
 		{Name: "disjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive), Limit: 10, Q: "jcdl OR signature", Want: []string{"1/10"}},
 		{Name: "phrase", Query: lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, Limit: 25, Q: `"link neighborhood"`, Want: []string{"1/10", "11/10", "21/5"}},
 		{Name: "limit 0 means the most", Query: lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), Limit: 0, Q: "x",
 			Want: []string{"1/10", "11/10", "21/10", "31/10", "41/10", "51/10", "61/10", "71/10", "81/10", "91/10"}},
-	}, fake(apitest.Corpus(1000), apitest.Key), newBase, func(r *http.Request) string {
+	}, func(r *http.Request) string {
 		return r.URL.Query().Get("start") + "/" + r.URL.Query().Get("num")
 	})
 }
@@ -142,11 +105,11 @@ func TestHitCount(t *testing.T) {
 	}{
 		{"count", `{"searchInformation":{"totalResults":"1230000"}}`, 1230000, nil},
 		{"zero", `{"kind":"customsearch#search","searchInformation":{"totalResults":"0"}}`, 0, nil},
-		{"missing", `{"kind":"customsearch#search"}`, 0, google.ErrMalformed},
-		{"not a number", `{"searchInformation":{"totalResults":"about a million"}}`, 0, google.ErrMalformed},
-		{"negative", `{"searchInformation":{"totalResults":"-5"}}`, 0, google.ErrMalformed},
-		{"number not string", `{"searchInformation":{"totalResults":12}}`, 0, google.ErrMalformed},
-		{"HTML", `<html><body>Error 502</body></html>`, 0, google.ErrMalformed},
+		{"missing", `{"kind":"customsearch#search"}`, 0, searchapi.ErrMalformed},
+		{"not a number", `{"searchInformation":{"totalResults":"about a million"}}`, 0, searchapi.ErrMalformed},
+		{"negative", `{"searchInformation":{"totalResults":"-5"}}`, 0, searchapi.ErrMalformed},
+		{"number not string", `{"searchInformation":{"totalResults":12}}`, 0, searchapi.ErrMalformed},
+		{"HTML", `<html><body>Error 502</body></html>`, 0, searchapi.ErrMalformed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,11 +120,7 @@ func TestHitCount(t *testing.T) {
 				fmt.Fprint(w, tt.body)
 			}))
 			defer srv.Close()
-			c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := c.HitCount(context.Background(), "signature")
+			got, err := suite.Client(t, srv.URL, 1).HitCount(context.Background(), "signature")
 			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && err != nil) {
 				t.Fatalf("HitCount(%q) = %v, want error %v", "signature", err, tt.wantErr)
 			}
@@ -175,26 +134,11 @@ func TestHitCount(t *testing.T) {
 	}
 }
 
+// TestNew checks what New refuses besides what every engine refuses, and
+// how Options print.
 func TestNew(t *testing.T) {
-	tests := []struct {
-		name string
-		opts google.Options
-		want error
-	}{
-		{"missing key", google.Options{CX: testCX}, google.ErrMissingKey},
-		{"missing engine", google.Options{Key: "k"}, google.ErrMissingEngine},
+	if _, err := google.New(google.Options{Key: "k"}); !errors.Is(err, google.ErrMissingEngine) {
+		t.Errorf("New(no CX) = %v, want ErrMissingEngine", err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if _, err := google.New(tt.opts); !errors.Is(err, tt.want) {
-				t.Errorf("New(%v) = %v, want %v", tt.opts, err, tt.want)
-			}
-		})
-	}
-	if _, err := google.New(google.Options{Key: "k", CX: testCX, BaseURL: "www.googleapis.com"}); err == nil {
-		t.Errorf("New(relative base URL) = nil error, want one")
-	}
-	if got := fmt.Sprintf("%+v", google.Options{Key: apitest.Key, CX: testCX}); got != `google.Options{Key: REDACTED, CX: "0123456789abcdef0", BaseURL: ""}` {
-		t.Errorf("Sprintf(%%+v, options) = %q", got)
-	}
+	apitest.Printed(t, google.Options{Key: apitest.Key, CX: testCX}, `google.Options{Key: REDACTED, CX: "0123456789abcdef0", BaseURL: ""}`)
 }

@@ -28,8 +28,18 @@
 // phrase in double quotes, which makes Marginalia read the query as
 // literally as it can, as lexsig.Query.String renders them. Marginalia has
 // no OR operator, so a disjunctive query of more than one term is refused
-// with ErrUnsupportedQuery before any request rather than run as a
+// with searchapi.ErrUnsupportedQuery before any request rather than run as a
 // different query.
+//
+// # Errors
+//
+// The errors are searchapi's, the same for every engine: a failed request
+// wraps a *searchapi.Error, and ErrRateLimited (429; the public key's
+// limit is also answered with 503, which ends as a *searchapi.StatusError
+// with Status 503), ErrUnauthorized (401 or 403: a wrong key),
+// ErrMalformed, ErrTimeout, ErrTooLarge or a *searchapi.StatusError. A
+// disjunctive query is searchapi.ErrUnsupportedQuery, a missing key
+// searchapi.ErrMissingKey. The package has no errors of its own.
 //
 // # What the caller must do
 //

@@ -9,6 +9,7 @@ import (
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/marginalia"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // A fake of Marginalia's API stands in for the service here; a program
@@ -39,7 +40,7 @@ func ExampleClient_Search() {
 	}
 
 	_, err = c.Search(ctx, lexsig.NewQuery([]string{"link", "rot"}, lexsig.Disjunctive), 10)
-	fmt.Println(errors.Is(err, marginalia.ErrUnsupportedQuery))
+	fmt.Println(errors.Is(err, searchapi.ErrUnsupportedQuery))
 	// Output:
 	// 1 https://example.net/~ana/essays/link-rot.html On link rot
 	// true

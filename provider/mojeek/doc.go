@@ -22,14 +22,24 @@
 // Mojeek puts the outcome in response.status: "OK", or "ERROR" and a
 // message such as "ERROR: Daily Limit Reached", possibly with HTTP 200.
 // Any status other than OK is an error wrapping ErrStatus, and also
-// ErrRateLimited when the message speaks of a limit, or ErrUnauthorized
-// when it speaks of the key.
+// searchapi.ErrRateLimited when the message speaks of a limit, or
+// searchapi.ErrUnauthorized when it speaks of the key.
 //
 // Queries: terms separated by spaces (Mojeek's default is every term) and
 // a phrase in double quotes, as lexsig.Query.String renders them. Mojeek
 // documents no OR operator, so a disjunctive query of more than one term
-// is refused with ErrUnsupportedQuery before any request rather than run
+// is refused with searchapi.ErrUnsupportedQuery before any request rather than run
 // as a different query.
+//
+// # Errors
+//
+// A failed request wraps a *searchapi.Error, and searchapi's
+// ErrRateLimited (429), ErrUnauthorized (401 or 403), ErrMalformed (not
+// Mojeek's JSON, or no response object), ErrTimeout, ErrTooLarge or a
+// *searchapi.StatusError, the same for every engine. A status other than
+// OK is this package's ErrStatus, which also matches ErrRateLimited or
+// ErrUnauthorized as said above. A disjunctive query is
+// searchapi.ErrUnsupportedQuery, a missing key searchapi.ErrMissingKey.
 //
 // # What the caller must do
 //

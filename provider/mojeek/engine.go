@@ -6,20 +6,26 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/linkrot/relink/provider/internal/apiclient"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
-// engine describes Mojeek's search API for pages of size results: the key
-// in the KeyParam parameter, fmt=json, s (1 first) and t, no OR operator.
-func engine(size int) *apiclient.Engine[envelope] {
-	return &apiclient.Engine[envelope]{
+// engine describes Mojeek's search API for pages of size results (zero
+// or less means DefaultPageSize): the key in the KeyParam parameter,
+// fmt=json, s (1 first) and t, no OR operator.
+func engine(size int) *searchapi.Engine[envelope] {
+	if size <= 0 {
+		size = DefaultPageSize
+	}
+	return &searchapi.Engine[envelope]{
 		Service:  "mojeek",
+		BaseURL:  DefaultBaseURL,
 		KeyParam: KeyParam,
-		Params: func(q string, p apiclient.Page) url.Values {
+		KeyEnv:   KeyEnv,
+		Params: func(q string, p searchapi.Page) url.Values {
 			return url.Values{"q": {q}, "fmt": {"json"}, "s": {strconv.Itoa(p.Start)}, "t": {strconv.Itoa(p.Count)}}
 		},
-		Paging: apiclient.Paging{By: apiclient.ByStart, Size: size, Max: MaxResults},
-		Check:  apiclient.RefuseOR,
+		Paging: searchapi.Paging{By: searchapi.ByStart, Size: size, Max: MaxResults},
+		Check:  searchapi.RefuseOR,
 		Read:   read,
 	}
 }
@@ -45,17 +51,17 @@ type answer struct {
 // read checks response.status and turns the answer into hits; the page is
 // the last when it reaches head.results, the total count, which is also
 // the hit count.
-func read(env *envelope, p apiclient.Page) (apiclient.Answer, error) {
+func read(env *envelope, p searchapi.Page) (searchapi.Answer, error) {
 	r := env.Response
 	if r == nil {
-		return apiclient.Answer{}, fmt.Errorf("%w: no \"response\" object", ErrMalformed)
+		return searchapi.Answer{}, fmt.Errorf("%w: no \"response\" object", searchapi.ErrMalformed)
 	}
 	if r.Status != "OK" {
-		return apiclient.Answer{}, statusError(r.Status)
+		return searchapi.Answer{}, statusError(r.Status)
 	}
-	ans := apiclient.Answer{Total: r.Head.Results, Last: int64(p.Start-1+len(r.Results)) >= r.Head.Results}
+	ans := searchapi.Answer{Total: r.Head.Results, Last: int64(p.Start-1+len(r.Results)) >= r.Head.Results}
 	for _, res := range r.Results {
-		ans.Hits = append(ans.Hits, apiclient.Hit{URL: res.URL, Title: res.Title})
+		ans.Hits = append(ans.Hits, searchapi.Hit{URL: res.URL, Title: res.Title})
 	}
 	return ans, nil
 }
@@ -69,9 +75,9 @@ func statusError(status string) error {
 	lower := strings.ToLower(status)
 	switch {
 	case strings.Contains(lower, "limit"):
-		return fmt.Errorf("%w: %w: %q", ErrStatus, ErrRateLimited, status)
+		return fmt.Errorf("%w: %w: %q", ErrStatus, searchapi.ErrRateLimited, status)
 	case strings.Contains(lower, "key"):
-		return fmt.Errorf("%w: %w: %q", ErrStatus, ErrUnauthorized, status)
+		return fmt.Errorf("%w: %w: %q", ErrStatus, searchapi.ErrUnauthorized, status)
 	}
 	return fmt.Errorf("%w: %q", ErrStatus, status)
 }

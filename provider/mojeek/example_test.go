@@ -10,11 +10,12 @@ import (
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/mojeek"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // A DF from Mojeek's hit counts, and a search with the resulting
 // signature. A fake of Mojeek's API stands in for the service; a program
-// leaves BaseURL and Rate zero and reads the key from the environment:
+// leaves BaseURL and Transport zero and reads the key from the environment:
 //
 //	c, err := mojeek.New(mojeek.Options{Key: os.Getenv(mojeek.KeyEnv)})
 func Example() {
@@ -30,7 +31,7 @@ func Example() {
 	}))
 	defer srv.Close()
 
-	c, err := mojeek.New(mojeek.Options{Key: "my-key", BaseURL: srv.URL, Rate: rate.Inf})
+	c, err := mojeek.New(mojeek.Options{Key: "my-key", BaseURL: srv.URL, Transport: searchapi.Transport{Rate: rate.Inf}})
 	if err != nil {
 		fmt.Println(err)
 		return

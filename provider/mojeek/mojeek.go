@@ -1,15 +1,11 @@
 package mojeek
 
 import (
-	"context"
 	"fmt"
-	"net/http"
-	"time"
 
 	"golang.org/x/time/rate"
 
-	"github.com/linkrot/relink/lexsig"
-	"github.com/linkrot/relink/provider/internal/apiclient"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 const (
@@ -30,8 +26,8 @@ const (
 	DefaultRate rate.Limit = 1
 )
 
-// Options configures a Client. Only Key is required; every other zero field
-// means the default named in its comment.
+// Options configures a Client: Key, required, BaseURL, PageSize, and the
+// Transport of its requests, whose zero fields mean searchapi's defaults.
 type Options struct {
 	// Key is the API key; required. It is sent as the KeyParam query
 	// parameter and never appears in errors or printed output.
@@ -44,103 +40,22 @@ type Options struct {
 	// DefaultPageSize (10). Larger pages spend fewer requests of the
 	// key's quota, if the key's plan allows them.
 	PageSize int
-
-	// HTTP carries the requests; nil means a client of the package's own
-	// that uses no proxy.
-	HTTP *http.Client
-	// UserAgent is sent with every request; empty means relink's.
-	UserAgent string
-	// Rate and Burst limit the requests per second; zero means
-	// DefaultRate (1/s) and a burst of 1; rate.Inf turns the limit off.
-	Rate  rate.Limit
-	Burst int
-	// Attempts is how many times a request is tried (after 429, 5xx,
-	// network errors and timeouts); zero means 5.
-	Attempts int
-	// Backoff is the first wait between attempts, doubled each time up to
-	// MaxBackoff; zero means 1 s and 30 s.
-	Backoff    time.Duration
-	MaxBackoff time.Duration
-	// MaxWait caps a Retry-After wait that is honoured; a longer one ends
-	// the call with ErrRateLimited at once. Zero means 1 min.
-	MaxWait time.Duration
-	// Timeout bounds one request; zero means 30 s.
-	Timeout time.Duration
-	// CrossHostRedirects lets an answer redirect to another host than
-	// BaseURL's; off, such an answer is an error wrapping
-	// ErrRedirectRefused and nothing is sent there. Even on, the KeyParam
-	// parameter is removed from the redirected request (and no request
-	// carries a Referer, which would name the key).
-	CrossHostRedirects bool
+	searchapi.Transport
 }
 
 // Format prints o with its Key redacted, whatever the verb.
-func (o Options) Format(f fmt.State, verb rune) {
-	key := ""
-	if o.Key != "" {
-		key = apiclient.Redacted
-	}
-	fmt.Fprintf(f, "mojeek.Options{Key: %s, BaseURL: %q, PageSize: %d}", key, o.BaseURL, o.PageSize)
-}
+func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, "") }
 
-// Client searches with the Mojeek Search API. It is safe for concurrent
-// use; its requests share one rate limit.
-type Client struct {
-	s *apiclient.Searcher[envelope]
-}
+// Client searches Mojeek's own index and answers its hit counts, with the
+// methods of searchapi.Counter: Search asks for pages of PageSize results
+// (fewer for the last) until the total count is reached, up to
+// MaxResults, and refuses a disjunctive query of several terms; HitCount
+// is response.head.results. An answer whose response.status is not OK is
+// an error wrapping ErrStatus.
+type Client struct{ *searchapi.Counter }
 
-var _ lexsig.Searcher = (*Client)(nil)
-
-// New returns a Client for o. It fails with an error wrapping ErrMissingKey
-// when o.Key is empty, and when o.BaseURL is not an absolute http or https
-// URL.
+// New returns a Client for o, or the error of searchapi.New: o.Key is
+// required, o.BaseURL must be empty or an http or https URL.
 func New(o Options) (*Client, error) {
-	if o.Key == "" {
-		return nil, fmt.Errorf("mojeek: %w (set Options.Key, for example from $%s)", ErrMissingKey, KeyEnv)
-	}
-	base, err := apiclient.ParseBaseURL("mojeek", o.BaseURL, DefaultBaseURL)
-	if err != nil {
-		return nil, err
-	}
-	size := o.PageSize
-	if size <= 0 {
-		size = DefaultPageSize
-	}
-	api := &apiclient.Client{HTTP: o.HTTP, UserAgent: o.UserAgent, Rate: o.Rate, Burst: o.Burst, Attempts: o.Attempts, Backoff: o.Backoff, MaxBackoff: o.MaxBackoff, MaxWait: o.MaxWait, Timeout: o.Timeout, CrossHostRedirects: o.CrossHostRedirects}
-	return &Client{s: apiclient.NewSearcher(engine(size), base, o.Key, api)}, nil
-}
-
-// String names the Client and its endpoint, never its key.
-func (c *Client) String() string { return c.s.String() }
-
-// Format prints the Client as String does, whatever the verb.
-func (c *Client) Format(f fmt.State, verb rune) { c.s.Format(f, verb) }
-
-// CloseIdleConnections closes the connections kept open for later requests.
-func (c *Client) CloseIdleConnections() { c.s.CloseIdleConnections() }
-
-// Search returns at most limit results for query, in Mojeek's order, rank
-// 1 first; a limit that is not positive or above MaxResults means
-// MaxResults. It asks for pages of PageSize results (fewer for the last)
-// until it has limit distinct URLs, a page brings no new URL, or the total
-// count is reached. A query without terms, or that matches nothing, returns
-// an empty slice and a nil error; a disjunctive query of several terms
-// returns ErrUnsupportedQuery without a request. Results carry URI and
-// Title; Mojeek reports no score. A result whose URL is not an absolute
-// http or https URL, or is longer than 4,096 bytes, is dropped.
-//
-// A failed request ends the search with an error that wraps an *Error
-// naming the request (its URL holds the query, never the key), or
-// ErrStatus; the results of earlier pages are then not returned.
-func (c *Client) Search(ctx context.Context, query lexsig.Query, limit int) ([]lexsig.Result, error) {
-	return c.s.Search(ctx, query, limit)
-}
-
-// HitCount returns the number of documents Mojeek says match q,
-// response.head.results, with one request for one result. q is sent as it
-// is: a single term gives that term's document frequency, as a
-// lexsig.DFFunc wants. A query that matches nothing returns 0; errors are
-// as for Search.
-func (c *Client) HitCount(ctx context.Context, q string) (int64, error) {
-	return c.s.HitCount(ctx, q)
+	return searchapi.NewCounter[Client](engine(o.PageSize), o.BaseURL, o.Key, o.Transport)
 }

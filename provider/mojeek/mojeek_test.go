@@ -2,110 +2,75 @@ package mojeek_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"testing"
-	"time"
-
-	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
 	"github.com/linkrot/relink/provider/mojeek"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // pageSize is the t the shared suite's client asks for.
 const pageSize = 20
 
-// fake answers like Mojeek's search API from corpus: s (1 first) and t,
-// the key in api_key, fmt=json; a wrong key gets a 200 answer with an
-// ERROR status, as Mojeek reports errors in response.status.
-func fake(corpus []lexsig.Result, key string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
+// fake answers like Mojeek's search API: s (1 first) and t, the key in
+// api_key, fmt=json; a wrong key gets 403 and an ERROR status, a bad
+// request a 200 answer with an ERROR status, as Mojeek reports errors in
+// response.status.
+var fake = apitest.Fake{
+	Key:      func(r *http.Request) string { return r.URL.Query().Get("api_key") },
+	WrongKey: apitest.Canned{Status: http.StatusForbidden, Body: `{"response":{"status":"ERROR: Invalid API key"}}`},
+	Page: func(r *http.Request) (int, int, bool) {
 		p := r.URL.Query()
-		if p.Get("api_key") != key {
-			w.WriteHeader(http.StatusForbidden)
-			fmt.Fprint(w, `{"response":{"status":"ERROR: Invalid API key"}}`)
-			return
-		}
 		s, err1 := strconv.Atoi(p.Get("s"))
 		t, err2 := strconv.Atoi(p.Get("t"))
-		if err1 != nil || err2 != nil || s < 1 || t < 1 || p.Get("fmt") != "json" || p.Get("q") == "" {
-			fmt.Fprint(w, `{"response":{"status":"ERROR: Bad Request"}}`)
-			return
+		return s - 1, t, err1 == nil && err2 == nil && s >= 1 && t >= 1 && p.Get("fmt") == "json" && p.Get("q") != ""
+	},
+	BadRequest: apitest.Canned{Status: http.StatusOK, Body: `{"response":{"status":"ERROR: Bad Request"}}`},
+	Answer: func(r *http.Request, results []lexsig.Result, total int, _ bool) any {
+		p := r.URL.Query()
+		head := map[string]any{"query": p.Get("q"), "start": p.Get("s"), "return": len(results), "exact": true, "results": total}
+		list := []map[string]string{}
+		for _, res := range results {
+			list = append(list, map[string]string{"url": res.URI, "title": res.Title, "desc": "about " + res.Title})
 		}
-		type result struct {
-			URL   string `json:"url"`
-			Title string `json:"title"`
-			Desc  string `json:"desc"`
-		}
-		var env struct {
-			Response struct {
-				Status string `json:"status"`
-				Head   struct {
-					Query   string `json:"query"`
-					Start   int    `json:"start"`
-					Return  int    `json:"return"`
-					Exact   bool   `json:"exact"`
-					Results int    `json:"results"`
-				} `json:"head"`
-				Results []result `json:"results,omitempty"`
-			} `json:"response"`
-		}
-		env.Response.Status = "OK"
-		h := &env.Response.Head
-		h.Query, h.Start, h.Exact, h.Results = p.Get("q"), s, true, len(corpus)
-		for i := s - 1; i < min(s-1+t, len(corpus)); i++ {
-			env.Response.Results = append(env.Response.Results, result{corpus[i].URI, corpus[i].Title, "about " + corpus[i].Title})
-		}
-		h.Return = len(env.Response.Results)
-		if err := json.NewEncoder(w).Encode(env); err != nil {
-			panic(err)
-		}
-	})
+		return map[string]any{"response": map[string]any{"status": "OK", "head": head, "results": list}}
+	},
 }
 
-func newFast(cfg apitest.Config) (*mojeek.Client, error) {
-	return mojeek.New(mojeek.Options{
-		Key:        cfg.Key,
-		BaseURL:    cfg.BaseURL,
-		PageSize:   pageSize,
-		Rate:       rate.Inf,
-		Attempts:   cfg.Attempts,
-		Backoff:    time.Millisecond,
-		MaxBackoff: time.Millisecond,
-		Timeout:    cfg.Timeout,
-
-		CrossHostRedirects: cfg.CrossHostRedirects,
-	})
+// suite is the shared suite's view of the package.
+var suite = apitest.Suite[*mojeek.Client]{
+	New: func(cfg apitest.Config) (*mojeek.Client, error) {
+		return mojeek.New(mojeek.Options{Key: cfg.Key, BaseURL: cfg.BaseURL, PageSize: pageSize, Transport: cfg.Transport})
+	},
+	Handler:  fake.Handler,
+	NeedsKey: true,
+	NoOR:     true,
+	PageSize: pageSize,
+	Max:      mojeek.MaxResults,
 }
 
-// newBase returns a client for tests of one attempt at baseURL.
-func newBase(baseURL string) (lexsig.Searcher, error) {
-	return newFast(apitest.Config{BaseURL: baseURL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-}
+func TestShared(t *testing.T) { suite.Run(t) }
 
-func TestShared(t *testing.T) {
-	apitest.Run(t, apitest.Suite{
-		New:      func(cfg apitest.Config) (lexsig.Searcher, error) { return newFast(cfg) },
-		Handler:  fake,
-		NeedsKey: true,
-		PageSize: pageSize,
-		Max:      mojeek.MaxResults,
-	})
+// FuzzAnswer feeds any bytes to the decoding of Mojeek's answers and
+// to a Search.
+func FuzzAnswer(f *testing.F) {
+	suite.Fuzz(f, mojeek.Decode, "testdata/search.json",
+		`{"response":{"status":"ERROR: Daily Limit Reached"}}`,
+		`{"response":{"status":"OK","head":{"query":"x","start":1,"return":0,"results":0}}}`)
 }
 
 func TestDocumentedResponse(t *testing.T) {
-	c := apitest.Documented(t, "testdata/search.json", newBase, lexsig.NewQuery([]string{"lexical", "signatures"}, lexsig.Conjunctive), 2, []lexsig.Result{
+	c := suite.Documented(t, "testdata/search.json", lexsig.NewQuery([]string{"lexical", "signatures"}, lexsig.Conjunctive), 2, []lexsig.Result{
 		{Rank: 1, URI: "https://example.edu/~klein/lexical-signatures/", Title: "Lexical signatures for lost pages"},
 		{Rank: 2, URI: "https://example.net/blog/2011/06/link-neighborhood.html", Title: "Link neighborhoods and rediscovery"},
 	})
-	if n, err := c.(*mojeek.Client).HitCount(context.Background(), "lexical signatures"); err != nil || n != 20931 {
+	if n, err := c.HitCount(context.Background(), "lexical signatures"); err != nil || n != 20931 {
 		t.Errorf("HitCount(%q) = %d, %v, want 20931, nil", "lexical signatures", n, err)
 	}
 }
@@ -113,24 +78,13 @@ func TestDocumentedResponse(t *testing.T) {
 // TestRequest checks s and t of each request, the last asking only for
 // what is missing.
 func TestRequest(t *testing.T) {
-	apitest.Requests(t, "q", []apitest.Paging{
+	suite.Requests(t, "q", "", []apitest.Paging{
 		{Name: "conjunctive", Query: lexsig.NewQuery([]string{"jcdl", "signature", "backlink"}, lexsig.Conjunctive), Limit: 5, Q: "jcdl signature backlink", Want: []string{"1/5"}},
 		{Name: "phrase", Query: lexsig.Query{Terms: []string{"link", "neighborhood"}, Phrase: true}, Limit: 45, Q: `"link neighborhood"`, Want: []string{"1/20", "21/20", "41/5"}},
 		{Name: "one-term disjunction", Query: lexsig.NewQuery([]string{"jcdl"}, lexsig.Disjunctive), Limit: 3, Q: "jcdl", Want: []string{"1/3"}},
-	}, fake(apitest.Corpus(1000), apitest.Key), newBase, func(r *http.Request) string {
+	}, func(r *http.Request) string {
 		return r.URL.Query().Get("s") + "/" + r.URL.Query().Get("t")
 	})
-}
-
-func TestDisjunctiveRefused(t *testing.T) {
-	c, err := mojeek.New(mojeek.Options{Key: apitest.Key, BaseURL: "http://127.0.0.1:1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive)
-	if _, err := c.Search(context.Background(), q, 10); !errors.Is(err, mojeek.ErrUnsupportedQuery) {
-		t.Errorf("Search(%q) = %v, want ErrUnsupportedQuery", q, err)
-	}
 }
 
 // TestStatus covers answers whose HTTP status is 200 but whose
@@ -141,22 +95,19 @@ func TestStatus(t *testing.T) {
 		body string
 		want []error
 	}{
-		{"daily limit", `{"response":{"status":"ERROR: Daily Limit Reached"}}`, []error{mojeek.ErrStatus, mojeek.ErrRateLimited}},
-		{"bad key", `{"response":{"status":"ERROR: Invalid API key ` + apitest.Key + `"}}`, []error{mojeek.ErrStatus, mojeek.ErrUnauthorized}},
+		{"daily limit", `{"response":{"status":"ERROR: Daily Limit Reached"}}`, []error{mojeek.ErrStatus, searchapi.ErrRateLimited}},
+		{"bad key", `{"response":{"status":"ERROR: Invalid API key ` + apitest.Key + `"}}`, []error{mojeek.ErrStatus, searchapi.ErrUnauthorized}},
 		{"other", `{"response":{"status":"ERROR: Something broke"}}`, []error{mojeek.ErrStatus}},
-		{"no response object", `{"status":"OK"}`, []error{mojeek.ErrMalformed}},
-		{"XML instead of JSON", `<?xml version="1.0"?><response><status>OK</status></response>`, []error{mojeek.ErrMalformed}},
+		{"no response object", `{"status":"OK"}`, []error{searchapi.ErrMalformed}},
+		{"XML instead of JSON", `<?xml version="1.0"?><response><status>OK</status></response>`, []error{searchapi.ErrMalformed}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, tt.body) }))
 			defer srv.Close()
-			c, err := newFast(apitest.Config{BaseURL: srv.URL, Key: apitest.Key, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := suite.Client(t, srv.URL, 1)
 			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
-			_, err = c.Search(context.Background(), q, 10)
+			_, err := c.Search(context.Background(), q, 10)
 			for _, want := range tt.want {
 				if !errors.Is(err, want) {
 					t.Errorf("Search(%q) = %v, want errors.Is %v", q, err, want)
@@ -171,8 +122,5 @@ func TestStatus(t *testing.T) {
 }
 
 func TestOptionsFormat(t *testing.T) {
-	got := fmt.Sprintf("%#v", mojeek.Options{Key: apitest.Key, PageSize: 50})
-	if want := `mojeek.Options{Key: REDACTED, BaseURL: "", PageSize: 50}`; got != want {
-		t.Errorf("Sprintf(%%#v, options) = %q, want %q", got, want)
-	}
+	apitest.Printed(t, mojeek.Options{Key: apitest.Key, PageSize: 50}, `mojeek.Options{Key: REDACTED, BaseURL: "", PageSize: 50}`)
 }

@@ -48,6 +48,16 @@
 // (the field missing, or zero), so that a DF is not built from missing
 // counts.
 //
+// # Errors
+//
+// A failed request wraps a *searchapi.Error, and searchapi's
+// ErrRateLimited (429: the instance's limiter refused the client),
+// ErrUnauthorized (401 or 403), ErrMalformed (not SearXNG's JSON, such as
+// its HTML result page), ErrTimeout, ErrTooLarge or a
+// *searchapi.StatusError, the same for every engine. This package adds
+// ErrMissingBaseURL (from New), ErrJSONDisabled (a 403, which also matches
+// ErrUnauthorized), ErrEnginesFailed and ErrNoHitCount.
+//
 // # What the caller must do
 //
 // Run an instance (or get permission to use one), enable the JSON format,

@@ -7,17 +7,21 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/linkrot/relink/provider/internal/apiclient"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // accept is the Accept header a Client sends: JSON first, and text/html,
 // without which the bot detection of SearXNG's limiter answers 429.
 const accept = "application/json, text/html;q=0.5"
 
-// engine describes a SearXNG instance's search for o, at most pages pages:
-// q, format=json, pageno (1 first) and o's categories, engines and
-// language; no key, no page size.
-func engine(o Options, pages int) *apiclient.Engine[response] {
+// engine describes a SearXNG instance's search for o: q, format=json,
+// pageno (1 first, at most o.MaxPages pages) and o's categories, engines
+// and language; no key, no page size.
+func engine(o Options) *searchapi.Engine[response] {
+	pages := o.MaxPages
+	if pages <= 0 {
+		pages = DefaultMaxPages
+	}
 	extra := url.Values{}
 	for name, v := range map[string]string{"categories": o.Categories, "engines": o.Engines, "language": o.Language} {
 		if v != "" {
@@ -28,17 +32,18 @@ func engine(o Options, pages int) *apiclient.Engine[response] {
 	if lang == "" {
 		lang = "*"
 	}
-	return &apiclient.Engine[response]{
+	return &searchapi.Engine[response]{
 		Service: "searxng",
+		Path:    "/search",
 		Header:  http.Header{"Accept": {accept}, "Accept-Language": {lang}},
-		Params: func(q string, p apiclient.Page) url.Values {
+		Params: func(q string, p searchapi.Page) url.Values {
 			params := url.Values{"q": {q}, "format": {"json"}, "pageno": {strconv.Itoa(p.N + 1)}}
 			for k, vs := range extra {
 				params[k] = vs
 			}
 			return params
 		},
-		Paging: apiclient.Paging{Max: MaxResults, Requests: pages},
+		Paging: searchapi.Paging{Max: MaxResults, Requests: pages},
 		Read:   read,
 		Refine: jsonDisabled,
 	}
@@ -65,8 +70,8 @@ type response struct {
 // failed is an error on the first page, the last page after it. The hit
 // count is number_of_results when it is at least 1; an answer with results
 // but no count has none.
-func read(r *response, p apiclient.Page) (apiclient.Answer, error) {
-	var ans apiclient.Answer
+func read(r *response, p searchapi.Page) (searchapi.Answer, error) {
+	var ans searchapi.Answer
 	if len(r.Results) == 0 && len(r.UnresponsiveEngines) > 0 {
 		if p.N == 0 {
 			return ans, enginesFailed(r)
@@ -74,7 +79,7 @@ func read(r *response, p apiclient.Page) (apiclient.Answer, error) {
 		ans.Last = true
 	}
 	for _, res := range r.Results {
-		ans.Hits = append(ans.Hits, apiclient.Hit{URL: res.URL, Title: res.Title, Score: res.Score})
+		ans.Hits = append(ans.Hits, searchapi.Hit{URL: res.URL, Title: res.Title, Score: res.Score})
 	}
 	switch n := r.NumberOfResults; {
 	case n != nil && *n >= 1:
@@ -87,7 +92,7 @@ func read(r *response, p apiclient.Page) (apiclient.Answer, error) {
 
 // jsonDisabled returns ErrJSONDisabled for a 403 answer, SearXNG's answer
 // when the JSON format is not enabled.
-func jsonDisabled(se *apiclient.StatusError) error {
+func jsonDisabled(se *searchapi.StatusError) error {
 	if se.Status == http.StatusForbidden {
 		return ErrJSONDisabled
 	}

@@ -1,4 +1,4 @@
 package searxng
 
 // Decode is the engine's decoding, for the fuzz target.
-var Decode = engine(Options{}, DefaultMaxPages).Decode
+var Decode = engine(Options{}).Decode

@@ -3,7 +3,6 @@ package searxng_test
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
+	"github.com/linkrot/relink/provider/searchapi"
 	"github.com/linkrot/relink/provider/searxng"
 )
 
@@ -27,82 +27,50 @@ const pageSize = 20
 
 // fake answers like a SearXNG instance with the JSON format enabled: q,
 // format=json and pageno (1 first) on /search; pages of pageSize results.
-// SearXNG has no keys: key is ignored.
-func fake(corpus []lexsig.Result, key string) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
+// SearXNG has no keys.
+var fake = apitest.Fake{
+	Page: func(r *http.Request) (int, int, bool) {
 		p := r.URL.Query()
-		if p.Get("format") != "json" {
-			w.WriteHeader(http.StatusForbidden)
-			fmt.Fprint(w, "<html><body>403 Forbidden</body></html>")
-			return
-		}
 		page, err := strconv.Atoi(p.Get("pageno"))
-		if err != nil || page < 1 || p.Get("q") == "" {
-			w.WriteHeader(http.StatusBadRequest)
-			return
+		return (page - 1) * pageSize, pageSize, strings.HasSuffix(r.URL.Path, "/search") && p.Get("format") == "json" && err == nil && page >= 1 && p.Get("q") != ""
+	},
+	BadRequest: apitest.Canned{Status: http.StatusForbidden, Body: "<html><body>403 Forbidden</body></html>"},
+	Answer: func(r *http.Request, results []lexsig.Result, total int, _ bool) any {
+		list := []map[string]any{}
+		for _, res := range results {
+			list = append(list, map[string]any{"url": res.URI, "title": res.Title, "content": "about", "engine": "brave", "engines": []string{"brave"}, "score": 1})
 		}
-		type result struct {
-			URL     string   `json:"url"`
-			Title   string   `json:"title"`
-			Content string   `json:"content"`
-			Engine  string   `json:"engine"`
-			Engines []string `json:"engines"`
-			Score   float64  `json:"score"`
-		}
-		answer := struct {
-			Query               string     `json:"query"`
-			NumberOfResults     int        `json:"number_of_results"`
-			Results             []result   `json:"results"`
-			Answers             []string   `json:"answers"`
-			UnresponsiveEngines [][]string `json:"unresponsive_engines"`
-		}{Query: p.Get("q"), NumberOfResults: len(corpus), Results: []result{}, Answers: []string{}, UnresponsiveEngines: [][]string{}}
-		for i := (page - 1) * pageSize; i < min(page*pageSize, len(corpus)); i++ {
-			answer.Results = append(answer.Results, result{corpus[i].URI, corpus[i].Title, "about", "brave", []string{"brave"}, 1})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		if err := json.NewEncoder(w).Encode(answer); err != nil {
-			panic(err)
-		}
-	})
-	return mux
+		return map[string]any{"query": r.URL.Query().Get("q"), "number_of_results": total, "results": list, "answers": []string{}, "unresponsive_engines": [][]string{}}
+	},
 }
 
-func newFast(cfg apitest.Config) (*searxng.Client, error) {
-	return searxng.New(searxng.Options{
-		BaseURL:    cfg.BaseURL,
-		Rate:       rate.Inf,
-		Attempts:   cfg.Attempts,
-		Backoff:    time.Millisecond,
-		MaxBackoff: time.Millisecond,
-		Timeout:    cfg.Timeout,
-
-		CrossHostRedirects: cfg.CrossHostRedirects,
-	})
+// suite is the shared suite's view of the package; SearXNG takes no key.
+var suite = apitest.Suite[*searxng.Client]{
+	New: func(cfg apitest.Config) (*searxng.Client, error) {
+		return searxng.New(searxng.Options{BaseURL: cfg.BaseURL, Transport: cfg.Transport})
+	},
+	Handler:  fake.Handler,
+	PageSize: pageSize,
+	Max:      searxng.MaxResults,
 }
 
-// newBase returns a client for tests of one attempt at baseURL.
-func newBase(baseURL string) (lexsig.Searcher, error) {
-	return newFast(apitest.Config{BaseURL: baseURL, Attempts: 1, Timeout: time.Second})
-}
+func TestShared(t *testing.T) { suite.Run(t) }
 
-func TestShared(t *testing.T) {
-	apitest.Run(t, apitest.Suite{
-		New:      func(cfg apitest.Config) (lexsig.Searcher, error) { return newFast(cfg) },
-		Handler:  fake,
-		PageSize: pageSize,
-		Max:      searxng.MaxResults,
-	})
+// FuzzAnswer feeds any bytes to the decoding of SearXNG's answers and
+// to a Search.
+func FuzzAnswer(f *testing.F) {
+	suite.Fuzz(f, searxng.Decode, "testdata/search.json",
+		`{"query":"x","results":[],"unresponsive_engines":[["google","CAPTCHA"]]}`,
+		`{"query":"x","number_of_results":120000,"results":[{"url":"https://a.example/","title":"A","score":1.5}],"unresponsive_engines":[]}`)
 }
 
 func TestDocumentedResponse(t *testing.T) {
 	// The same page for every pageno: the second brings nothing new.
-	c := apitest.Documented(t, "testdata/search.json", func(base string) (lexsig.Searcher, error) { return newBase(base + "/searxng/") },
-		lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive), 10, []lexsig.Result{
-			{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
-			{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
-		})
-	if _, err := c.(*searxng.Client).HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
+	c := suite.Documented(t, "testdata/search.json", lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive), 10, []lexsig.Result{
+		{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
+		{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
+	})
+	if _, err := c.HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
 		t.Errorf("HitCount(%q) = %v, want ErrNoHitCount (results but number_of_results 0)", "link", err)
 	}
 }
@@ -127,7 +95,7 @@ func TestRequest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			inner := fake(apitest.Corpus(1000), "")
+			inner := fake.Handler(apitest.Corpus(1000), "")
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if q := r.URL.Query().Get("q"); q != tt.wantQ {
 					t.Errorf("q = %q, want %q", q, tt.wantQ)
@@ -142,7 +110,7 @@ func TestRequest(t *testing.T) {
 			}))
 			defer srv.Close()
 			o := tt.opts
-			o.BaseURL, o.Rate = srv.URL, rate.Inf
+			o.BaseURL, o.Transport = srv.URL, apitest.NewConfig(srv.URL, 1, time.Second).Transport
 			c, err := searxng.New(o)
 			if err != nil {
 				t.Fatal(err)
@@ -164,14 +132,11 @@ func TestJSONDisabled(t *testing.T) {
 		fmt.Fprint(w, "<!DOCTYPE html><html><title>403 Forbidden</title><h1>Forbidden</h1></html>")
 	}))
 	defer srv.Close()
-	c, err := newFast(apitest.Config{BaseURL: srv.URL, Attempts: 3, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := suite.Client(t, srv.URL, 3)
 	q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
-	_, err = c.Search(context.Background(), q, 10)
-	var e *searxng.Error
-	if !errors.Is(err, searxng.ErrJSONDisabled) || !errors.Is(err, searxng.ErrUnauthorized) || !errors.As(err, &e) || e.Attempts != 1 {
+	_, err := c.Search(context.Background(), q, 10)
+	var e *searchapi.Error
+	if !errors.Is(err, searxng.ErrJSONDisabled) || !errors.Is(err, searchapi.ErrUnauthorized) || !errors.As(err, &e) || e.Attempts != 1 {
 		t.Errorf("Search(%q) = %v, want ErrJSONDisabled and ErrUnauthorized after one attempt", q, err)
 	}
 	if _, err := c.HitCount(context.Background(), "x"); !errors.Is(err, searxng.ErrJSONDisabled) {
@@ -201,10 +166,7 @@ func TestEnginesFailed(t *testing.T) {
 				fmt.Fprint(w, tt.pages[min(n, len(tt.pages))-1])
 			}))
 			defer srv.Close()
-			c, err := newFast(apitest.Config{BaseURL: srv.URL, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := suite.Client(t, srv.URL, 1)
 			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
 			got, err := c.Search(context.Background(), q, 10)
 			switch {
@@ -242,9 +204,11 @@ func TestNew(t *testing.T) {
 			}
 		})
 	}
-	if _, err := searxng.New(searxng.Options{BaseURL: "localhost:8888"}); err == nil {
-		t.Errorf("New(%q) = nil error, want one", "localhost:8888")
-	}
+}
+
+func TestOptionsFormat(t *testing.T) {
+	apitest.Printed(t, searxng.Options{BaseURL: "https://me:pw@example.org/", Engines: "brave", MaxPages: 3},
+		`searxng.Options{BaseURL: "https://me:xxxxx@example.org/", Categories: "", Engines: "brave", Language: "", MaxPages: 3}`)
 }
 
 // TestCredentialsNeverShown checks issue 12's minor failure: credentials
@@ -264,11 +228,8 @@ func TestCredentialsNeverShown(t *testing.T) {
 			}))
 			defer srv.Close()
 			base := strings.Replace(srv.URL, "http://", "http://"+user+":"+password+"@", 1)
-			c, err := newFast(apitest.Config{BaseURL: base, Attempts: 1, Timeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
+			c := suite.Client(t, base, 1)
+			_, err := c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
 			if err == nil {
 				t.Fatal("Search() = nil error, want one")
 			}
@@ -304,7 +265,7 @@ func TestLimiterHeaders(t *testing.T) {
 				fmt.Fprint(w, `{"query":"x","results":[],"unresponsive_engines":[]}`)
 			}))
 			defer srv.Close()
-			c, err := searxng.New(searxng.Options{BaseURL: srv.URL, Language: tt.language, Rate: rate.Inf})
+			c, err := searxng.New(searxng.Options{BaseURL: srv.URL, Language: tt.language, Transport: searchapi.Transport{Rate: rate.Inf}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -98,6 +98,18 @@ func (c *Client) GetJSON(ctx context.Context, req *http.Request, v any) error {
 	return nil
 }
 
+// DecodeJSON decodes body into v as GetJSON does: one JSON value, not
+// empty and not null, else an error wrapping ErrMalformed (and the
+// decoder's error) that quotes a snippet of body. The error names no
+// request and is not redacted: it is for decoding a body the caller
+// already holds, such as a fuzz test's.
+func DecodeJSON(body []byte, v any) error {
+	if err := unmarshal(body, v); err != nil {
+		return err
+	}
+	return nil
+}
+
 // unmarshal decodes body into v as GetJSON does: one JSON value, not empty
 // and not null. The error's reason and snippet are not yet redacted.
 func unmarshal(body []byte, v any) *malformedError {

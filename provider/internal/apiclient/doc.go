@@ -1,9 +1,10 @@
 // Package apiclient is the one HTTP layer under relink's clients of web
-// APIs: the search engines of provider/google, provider/brave,
-// provider/marginalia, provider/mojeek and provider/searxng, and the web
-// archive clients. A Client sends a request, retries what is worth
-// retrying, decodes the answer and turns every failure into an error that
-// a program can inspect and a person can read without seeing a secret.
+// APIs: provider/searchapi, which runs the search engines of
+// provider/google, provider/brave, provider/marginalia, provider/mojeek and
+// provider/searxng, and the web archive clients. A Client sends a request,
+// retries what is worth retrying, decodes the answer and turns every
+// failure into an error that a program can inspect and a person can read
+// without seeing a secret.
 //
 //	c := &apiclient.Client{Service: "brave", Secrets: []string{"X-Subscription-Token"}}
 //	req, err := http.NewRequest(http.MethodGet, "https://api.example.com/search?q=relink", nil)
@@ -14,16 +15,10 @@
 //	// errors.Is(err, apiclient.ErrMalformed): 2xx, but not JSON
 //	// errors.As(err, new(*apiclient.StatusError)): any other final non-2xx
 //
-// # Engines and the Searcher
-//
-// A search API is described, not programmed: an Engine names where the key
-// goes (a header or a query parameter), the parameters that ask for a page,
-// how results are paged, and how the decoded JSON answer becomes hits and a
-// hit count, the way a database/sql driver describes a database. A
-// Searcher runs any Engine with the same code: requests, retries, paging,
-// de-duplication, dropping unusable result URLs (not http or https, or
-// longer than MaxURLLen), redaction and errors. Each search package keeps
-// its exported Client, Options and errors, and holds only its Engine.
+// The search engines are described, not programmed, in provider/searchapi
+// (its Engine), which sends every request of every engine through a
+// Client; its public names (Transport, the errors) are this package's
+// fields and values under the names users may import.
 //
 // # What a Client does
 //
@@ -67,7 +62,7 @@
 // holds the fields the service documents.
 //
 // Package apitest, beside this one, is the shared test suite of the search
-// clients built on it.
+// clients built on provider/searchapi.
 //
 // # What it does not do
 //

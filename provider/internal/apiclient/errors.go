@@ -10,15 +10,11 @@ import (
 )
 
 // Errors a Client returns, wrapped in an *Error; match them with errors.Is.
-// The service packages re-export them under their own names, so one value
-// serves every service. Their messages carry no package prefix because
-// they are always wrapped in an error that begins with the service's name
-// ("brave: GET ...: request timed out").
+// Package provider/searchapi and the archive packages re-export them under
+// their own names, so one value serves every service. Their messages carry
+// no package prefix because they are always wrapped in an error that begins
+// with the service's name ("brave: GET ...: request timed out").
 var (
-	// ErrMissingKey means a service that needs an API key was given none.
-	// The Client itself never returns it: the service packages do, from
-	// their constructors, so that one errors.Is check covers all of them.
-	ErrMissingKey = errors.New("missing API key")
 	// ErrRateLimited means the service answered 429 Too Many Requests on
 	// the last attempt. The *StatusError it comes with tells how long the
 	// service asked to wait, when it said.
@@ -45,11 +41,6 @@ var (
 	// port), or from https to http, and Client.CrossHostRedirects was not
 	// set: nothing was sent there.
 	ErrRedirectRefused = errors.New("redirect to another host refused")
-	// ErrUnsupportedQuery means a query asks for something the service
-	// cannot express, such as a disjunction where the service has no OR.
-	// The Client itself never returns it: the service packages do, before
-	// any request, rather than quietly run a different query.
-	ErrUnsupportedQuery = errors.New("query not supported by the service")
 )
 
 // Error is the error every method of Client returns: which service, which

@@ -140,6 +140,17 @@ func (r *redactor) err(err error) error {
 	return &scrubbed{err: err, msg: msg}
 }
 
+// RedactError returns err with the secrets c knows of when it sends to
+// base (the values in Redact and the password of base's user information)
+// scrubbed from its message and from the message of everything it wraps,
+// for an error made from an answer rather than by a request, such as one a
+// search engine reports in its JSON. errors.Is and errors.As still find
+// every error of the chain; an error that shows no secret is returned as
+// it is.
+func (c *Client) RedactError(err error, base *url.URL) error {
+	return newRedactor(&http.Request{URL: base}, nil, c.Redact).deep(err)
+}
+
 // scrubbed is an error whose message has been redacted; it unwraps to the
 // original error so that errors.Is and errors.As still see the cause.
 type scrubbed struct {

@@ -1,9 +1,12 @@
 // Package apitest is the shared test suite of relink's search-API clients
 // (provider/google, provider/brave, provider/marginalia, provider/mojeek,
-// provider/searxng): each package fakes its service in the service's own
-// documented format, and Run checks the behaviour every client must have
-// (paging, empty answers, malformed bodies, rate limits, server errors,
-// timeouts, keys kept out of errors) against that fake.
+// provider/searxng, all run by provider/searchapi): each package fakes its
+// service in the service's own documented format and describes itself in
+// a Suite, whose Run checks the behaviour every client must have (paging,
+// empty answers, malformed bodies, rate limits, server errors, timeouts,
+// keys kept out of errors, redirects, hostile answers, cancellation)
+// against that fake. The package's own tests then hold only what is its
+// own: its documented answers, its fixtures and its special cases.
 //
 // It is for tests only: it imports package testing.
 package apitest
@@ -22,47 +25,83 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/lexsig"
-	"github.com/linkrot/relink/provider/internal/apiclient"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // Key is the API key Run gives the client under test. It is distinctive
 // enough that finding it in an error message cannot be a coincidence.
 const Key = "TESTKEY-9f8e7d6c5b4a"
 
-// Config is what Suite.New is given.
+// Config is what Suite.New is given: everything but the engine's own
+// options.
 type Config struct {
 	// BaseURL is the fake service's URL.
 	BaseURL string
-	// Key is the API key, empty in the missing-key case.
+	// Key is the API key: Key, another one, or empty in the missing-key
+	// case.
 	Key string
-	// Attempts, Timeout and CrossHostRedirects must be passed on to the
-	// client; New must also set tiny backoffs (a millisecond) and no rate
-	// limit, so the suite runs in well under a second.
-	Attempts           int
-	Timeout            time.Duration
-	CrossHostRedirects bool
+	// Transport is the fast transport of a test: no rate limit, backoffs
+	// of a millisecond, the attempts, timeout and redirect policy of the
+	// case. New must pass it on unchanged.
+	Transport searchapi.Transport
 }
 
-// Suite describes one service to Run.
-type Suite struct {
-	// New returns the client under test for cfg.
-	New func(cfg Config) (lexsig.Searcher, error)
+// NewConfig returns the Config for a client of the fake at baseURL with
+// Key, n attempts and timeout.
+func NewConfig(baseURL string, attempts int, timeout time.Duration) Config {
+	return Config{BaseURL: baseURL, Key: Key, Transport: searchapi.Transport{
+		Rate:       rate.Inf,
+		Attempts:   attempts,
+		Backoff:    time.Millisecond,
+		MaxBackoff: time.Millisecond,
+		Timeout:    timeout,
+	}}
+}
+
+// Suite describes one engine package to the shared tests; C is its
+// Client.
+type Suite[C lexsig.Searcher] struct {
+	// New returns the client under test for cfg: the engine's New with
+	// cfg's BaseURL, Key and Transport, and whatever else the engine
+	// needs (Google's CX).
+	New func(cfg Config) (C, error)
 	// Handler fakes the service: it answers every search, in the
 	// service's documented JSON format, with the results of corpus (in
 	// that order) that the request's paging parameters select, and answers
 	// 401 or 403 when the request does not carry key.
 	Handler func(corpus []lexsig.Result, key string) http.Handler
 	// NeedsKey says that New must refuse an empty key with an error
-	// wrapping apiclient.ErrMissingKey.
+	// wrapping searchapi.ErrMissingKey.
 	NeedsKey bool
+	// NoOR says that the API has no OR operator: Search must refuse a
+	// disjunctive query of several terms, without a request, with an
+	// error wrapping searchapi.ErrUnsupportedQuery.
+	NoOR bool
 	// PageSize is how many results one page of the fake holds, so that
 	// the paging cases ask for several pages.
 	PageSize int
 	// Max is the most results the client returns for one query (its
 	// MaxResults).
 	Max int
+}
+
+// Client returns the client under test for the fake at baseURL, with Key,
+// n attempts and a timeout of a second; it fails t when New fails.
+func (s Suite[C]) Client(t testing.TB, baseURL string, attempts int) C {
+	t.Helper()
+	return s.client(t, NewConfig(baseURL, attempts, time.Second))
+}
+
+func (s Suite[C]) client(t testing.TB, cfg Config) C {
+	t.Helper()
+	c, err := s.New(cfg)
+	if err != nil {
+		t.Fatalf("New(%s) = %v", cfg.BaseURL, err)
+	}
+	return c
 }
 
 // Corpus returns n results whose URIs and titles name their rank.
@@ -106,15 +145,11 @@ func Failing(status, n int, next http.Handler, count *atomic.Int32) http.Handler
 var query = lexsig.NewQuery([]string{"lexical", "signature"}, lexsig.Conjunctive)
 
 // Run runs the shared cases against s.
-func Run(t *testing.T, s Suite) {
+func (s Suite[C]) Run(t *testing.T) {
 	t.Helper()
-	newClient := func(t *testing.T, base string, attempts int, timeout time.Duration) lexsig.Searcher {
+	newClient := func(t *testing.T, base string, attempts int, timeout time.Duration) C {
 		t.Helper()
-		c, err := s.New(Config{BaseURL: base, Key: Key, Attempts: attempts, Timeout: timeout})
-		if err != nil {
-			t.Fatalf("New() = %v", err)
-		}
-		return c
+		return s.client(t, NewConfig(base, attempts, timeout))
 	}
 	search := func(t *testing.T, h http.Handler, attempts int, timeout time.Duration, limit int) ([]lexsig.Result, error) {
 		t.Helper()
@@ -196,13 +231,13 @@ func Run(t *testing.T, s Suite) {
 		want     error // nil: success with the 5 results
 		status   int   // StatusError.Status wanted, or 0
 	}{
-		{name: "HTML instead of JSON", handler: html, attempts: 3, want: apiclient.ErrMalformed},
+		{name: "HTML instead of JSON", handler: html, attempts: 3, want: searchapi.ErrMalformed},
 		{name: "429 then success", handler: Failing(429, 2, ok, nil), attempts: 3},
-		{name: "429 forever", handler: Failing(429, -1, ok, nil), attempts: 3, want: apiclient.ErrRateLimited, status: 429},
+		{name: "429 forever", handler: Failing(429, -1, ok, nil), attempts: 3, want: searchapi.ErrRateLimited, status: 429},
 		{name: "503 then success", handler: Failing(503, 1, ok, nil), attempts: 3},
 		{name: "500 forever", handler: Failing(500, -1, ok, nil), attempts: 2, status: 500},
-		{name: "hanging server", handler: hang, attempts: 2, timeout: 50 * time.Millisecond, want: apiclient.ErrTimeout},
-		{name: "wrong key", handler: s.Handler(Corpus(5), "another-key"), attempts: 3, want: apiclient.ErrUnauthorized},
+		{name: "hanging server", handler: hang, attempts: 2, timeout: 50 * time.Millisecond, want: searchapi.ErrTimeout},
+		{name: "wrong key", handler: s.Handler(Corpus(5), "another-key"), attempts: 3, want: searchapi.ErrUnauthorized},
 	}
 	for _, tt := range errorCases {
 		if tt.name == "wrong key" && !s.NeedsKey {
@@ -229,7 +264,7 @@ func Run(t *testing.T, s Suite) {
 			if tt.want != nil && !errors.Is(err, tt.want) {
 				t.Errorf("Search(%q) = %v, want errors.Is %v", query, err, tt.want)
 			}
-			var se *apiclient.StatusError
+			var se *searchapi.StatusError
 			if tt.status != 0 && (!errors.As(err, &se) || se.Status != tt.status) {
 				t.Errorf("Search(%q) = %v, want a *StatusError %d", query, err, tt.status)
 			}
@@ -238,9 +273,34 @@ func Run(t *testing.T, s Suite) {
 
 	if s.NeedsKey {
 		t.Run("missing key", func(t *testing.T) {
-			_, err := s.New(Config{BaseURL: "http://127.0.0.1:1", Attempts: 1, Timeout: time.Second})
-			if !errors.Is(err, apiclient.ErrMissingKey) {
+			cfg := NewConfig("http://127.0.0.1:1", 1, time.Second)
+			cfg.Key = ""
+			_, err := s.New(cfg)
+			if !errors.Is(err, searchapi.ErrMissingKey) {
 				t.Errorf("New(no key) = %v, want ErrMissingKey", err)
+			}
+		})
+	}
+
+	t.Run("base URL not absolute http or https", func(t *testing.T) {
+		for _, base := range []string{"/search", "example.com/search", "ftp://example.com/", "http://", "http://%zz"} {
+			if _, err := s.New(NewConfig(base, 1, time.Second)); err == nil {
+				t.Errorf("New(BaseURL %q) = nil error, want one", base)
+			}
+		}
+	})
+
+	if s.NoOR {
+		t.Run("disjunctive query refused", func(t *testing.T) {
+			var count atomic.Int32
+			srv := httptest.NewServer(Failing(0, 0, s.Handler(Corpus(3), Key), &count))
+			defer srv.Close()
+			or := lexsig.NewQuery([]string{"jcdl", "signature"}, lexsig.Disjunctive)
+			if _, err := newClient(t, srv.URL, 1, time.Second).Search(context.Background(), or, 10); !errors.Is(err, searchapi.ErrUnsupportedQuery) {
+				t.Errorf("Search(%q) = %v, want ErrUnsupportedQuery", or, err)
+			}
+			if count.Load() != 0 {
+				t.Errorf("Search(%q) made %d requests, want 0", or, count.Load())
 			}
 		})
 	}
@@ -254,8 +314,8 @@ func Run(t *testing.T, s Suite) {
 		}
 	})
 
-	runRedirects(t, s)
-	runHostile(t, s, search)
+	s.runRedirects(t)
+	s.runHostile(t, search)
 
 	t.Run("canceled context", func(t *testing.T) {
 		srv := httptest.NewServer(hang)
@@ -312,78 +372,51 @@ func withoutScores(rs []lexsig.Result) []lexsig.Result {
 	return out
 }
 
-// Fuzz runs a fuzz target that serves any bytes as the body of a 200
-// answer to the client newClient makes for the server's URL, and checks
-// that Search neither panics nor hangs, and that it returns either an
-// error or results ranked 1, 2, ... with distinct, usable URIs. files are
-// bodies to start from, such as the package's testdata fixtures.
-func Fuzz(f *testing.F, files []string, newClient func(baseURL string) (lexsig.Searcher, error)) {
-	for _, s := range readSeeds(f, files) {
-		f.Add(s)
+// Fuzz runs a fuzz target over the engine's answers, starting from the
+// fixture (a documented answer in testdata) and bodies (a few of the
+// service's other answers: no results, an error). Each input is decoded
+// as the answer to a first and a later page by decode (the Decode method
+// of the package's searchapi.Engine), which must not panic and must keep
+// only hits with a usable URL and a title of valid UTF-8; and it is served
+// as the body of a 200 answer to the client under test, whose Search must
+// neither panic nor hang, and return an error or results ranked 1, 2, ...
+// with distinct, usable URIs.
+func (s Suite[C]) Fuzz(f *testing.F, decode func([]byte, searchapi.Page) (searchapi.Answer, error), fixture string, bodies ...string) {
+	seed, err := os.ReadFile(fixture)
+	if err != nil {
+		f.Fatal(err)
 	}
-	f.Add([]byte("<html>503</html>"))
-	f.Add([]byte("null"))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Write(body)
-		}))
-		defer srv.Close()
-		c, err := newClient(srv.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := c.Search(context.Background(), query, 30)
-		if err != nil {
-			return
-		}
-		seen := make(map[string]bool)
-		for i, r := range got {
-			if r.Rank != i+1 || !apiclient.Usable(r.URI) || seen[r.URI] {
-				t.Fatalf("Search() result %d = %+v, want rank %d and a new URI", i, r, i+1)
-			}
-			seen[r.URI] = true
-		}
-	})
-}
-
-// readSeeds returns the contents of files, failing f when one cannot be
-// read.
-func readSeeds(f *testing.F, files []string) [][]byte {
-	var out [][]byte
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
-// FuzzDecode runs a fuzz target over an engine's decoding (the Decode
-// method of its apiclient.Engine), for the first page and a later one, and
-// checks that it never panics and that every hit it keeps has a usable
-// URL and a title of valid UTF-8. files and bodies are realistic answers
-// to start from: the package's fixtures and a few of the service's other
-// answers (no results, an error status).
-func FuzzDecode(f *testing.F, decode func([]byte, apiclient.Page) (apiclient.Answer, error), files []string, bodies ...string) {
-	for _, s := range readSeeds(f, files) {
-		f.Add(s)
-	}
-	for _, b := range append(bodies, "", "null", "{}", "[]", `{"results":[{"url":"javascript:x"}]}`) {
+	f.Add(seed)
+	for _, b := range append(bodies, "", "null", "{}", "[]", "<html>503</html>", `{"results":[{"url":"javascript:x"}]}`) {
 		f.Add([]byte(b))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		for _, p := range []apiclient.Page{{N: 0, Start: 1, Count: 10}, {N: 1, Start: 11, Count: 10}} {
+		for _, p := range []searchapi.Page{{N: 0, Start: 1, Count: 10}, {N: 1, Start: 11, Count: 10}} {
 			ans, err := decode(body, p)
 			if err != nil {
 				continue
 			}
 			for _, h := range ans.Hits {
-				if !apiclient.Usable(h.URL) || !utf8.ValidString(h.Title) {
+				if !searchapi.Usable(h.URL) || !utf8.ValidString(h.Title) {
 					t.Fatalf("Decode(page %d) kept hit %+v", p.N, h)
 				}
 			}
+		}
+
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write(body)
+		}))
+		defer srv.Close()
+		got, err := s.Client(t, srv.URL, 1).Search(context.Background(), query, 30)
+		if err != nil {
+			return
+		}
+		seen := make(map[string]bool)
+		for i, r := range got {
+			if r.Rank != i+1 || !searchapi.Usable(r.URI) || seen[r.URI] {
+				t.Fatalf("Search() result %d = %+v, want rank %d and a new URI", i, r, i+1)
+			}
+			seen[r.URI] = true
 		}
 	})
 }

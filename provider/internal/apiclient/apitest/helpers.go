@@ -2,9 +2,11 @@ package apitest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -13,10 +15,7 @@ import (
 	"github.com/linkrot/relink/lexsig"
 )
 
-// NewFunc returns the client under test for a fake's URL.
-type NewFunc func(baseURL string) (lexsig.Searcher, error)
-
-// Paging is one case of RequestsCase: a query, a limit, and what the
+// Paging is one case of Suite.Requests: a query, a limit, and what the
 // service should see.
 type Paging struct {
 	Name  string
@@ -24,16 +23,18 @@ type Paging struct {
 	Limit int
 	// Q is the query text the service should see.
 	Q string
-	// Want is what Record makes of each request, in order.
+	// Want is what Requests' record makes of each request, in order.
 	Want []string
 }
 
-// Requests runs each case against a server that passes every request to
-// h, after checking that the query text arrives as it should in the
-// parameter qParam and noting what record makes of the request (the paging
+// Requests runs each case against the fake of 1,000 results, at its URL
+// plus suffix (a path, a query the client must keep; empty means none),
+// checking that the query text arrives as it should in the parameter
+// qParam and noting what record makes of each request (the paging
 // parameters, say).
-func Requests(t *testing.T, qParam string, cases []Paging, h http.Handler, newClient NewFunc, record func(*http.Request) string) {
+func (s Suite[C]) Requests(t *testing.T, qParam, suffix string, cases []Paging, record func(*http.Request) string) {
 	t.Helper()
+	h := s.Handler(Corpus(1000), Key)
 	for _, tt := range cases {
 		t.Run(tt.Name, func(t *testing.T) {
 			var mu sync.Mutex
@@ -48,11 +49,7 @@ func Requests(t *testing.T, qParam string, cases []Paging, h http.Handler, newCl
 				h.ServeHTTP(w, r)
 			}))
 			defer srv.Close()
-			c, err := newClient(srv.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Search(context.Background(), tt.Query, tt.Limit); err != nil {
+			if _, err := s.Client(t, srv.URL+suffix, 1).Search(context.Background(), tt.Query, tt.Limit); err != nil {
 				t.Fatalf("Search(%q, %d) = %v", tt.Query, tt.Limit, err)
 			}
 			mu.Lock()
@@ -68,7 +65,7 @@ func Requests(t *testing.T, qParam string, cases []Paging, h http.Handler, newCl
 // service's documentation, with fields a client ignores) to every request,
 // and checks that Search(q, limit) returns want. It returns the client for
 // further checks.
-func Documented(t *testing.T, path string, newClient NewFunc, q lexsig.Query, limit int, want []lexsig.Result) lexsig.Searcher {
+func (s Suite[C]) Documented(t *testing.T, path string, q lexsig.Query, limit int, want []lexsig.Result) C {
 	t.Helper()
 	body, err := os.ReadFile(path)
 	if err != nil {
@@ -76,10 +73,7 @@ func Documented(t *testing.T, path string, newClient NewFunc, q lexsig.Query, li
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
 	t.Cleanup(srv.Close)
-	c, err := newClient(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := s.Client(t, srv.URL, 1)
 	got, err := c.Search(context.Background(), q, limit)
 	if err != nil {
 		t.Fatalf("Search(%q) = %v", q, err)
@@ -88,4 +82,19 @@ func Documented(t *testing.T, path string, newClient NewFunc, q lexsig.Query, li
 		t.Errorf("Search(%q) (-want +got):\n%s", q, diff)
 	}
 	return c
+}
+
+// Printed checks that v (an engine's Options) prints as want whatever the
+// verb, and never shows Key.
+func Printed(t *testing.T, v any, want string) {
+	t.Helper()
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d", "%q"} {
+		got := fmt.Sprintf(verb, v)
+		if got != want {
+			t.Errorf("Sprintf(%q, %T) = %q, want %q", verb, v, got, want)
+		}
+		if strings.Contains(got, Key) {
+			t.Errorf("Sprintf(%q, %T) = %q shows the key", verb, v, got)
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/internal/apiclient"
+	"github.com/linkrot/relink/provider/searchapi"
 )
 
 // searchFunc runs one search against a server for h, as Run's search does.
@@ -26,7 +27,7 @@ type searchFunc func(t *testing.T, h http.Handler, attempts int, timeout time.Du
 // to another host carries the key nowhere (URL, header, Referer), and is
 // not followed at all unless CrossHostRedirects is set; a redirect loop
 // ends in an error, not a hang.
-func runRedirects(t *testing.T, s Suite) {
+func (s Suite[C]) runRedirects(t *testing.T) {
 	for _, crossHost := range []bool{false, true} {
 		t.Run(fmt.Sprintf("redirect to another host, CrossHostRedirects %v", crossHost), func(t *testing.T) {
 			var mu sync.Mutex
@@ -47,16 +48,15 @@ func runRedirects(t *testing.T, s Suite) {
 				http.Redirect(w, r, other.URL+r.URL.RequestURI(), http.StatusFound)
 			}))
 			defer first.Close()
-			c, err := s.New(Config{BaseURL: first.URL, Key: Key, Attempts: 2, Timeout: 5 * time.Second, CrossHostRedirects: crossHost})
-			if err != nil {
-				t.Fatalf("New() = %v", err)
-			}
-			_, err = c.Search(t.Context(), query, 10)
+			cfg := NewConfig(first.URL, 2, 5*time.Second)
+			cfg.Transport.CrossHostRedirects = crossHost
+			c := s.client(t, cfg)
+			_, err := c.Search(t.Context(), query, 10)
 			if err == nil {
 				t.Fatalf("Search(%q) through a redirect to a 404 = nil error", query)
 			}
 			checkNoKey(t, err)
-			if !crossHost && !errors.Is(err, apiclient.ErrRedirectRefused) {
+			if !crossHost && !errors.Is(err, searchapi.ErrRedirectRefused) {
 				t.Errorf("Search(%q) = %v, want ErrRedirectRefused", query, err)
 			}
 			mu.Lock()
@@ -82,12 +82,8 @@ func runRedirects(t *testing.T, s Suite) {
 			http.Redirect(w, r, r.URL.RequestURI(), http.StatusFound)
 		}))
 		defer srv.Close()
-		c, err := s.New(Config{BaseURL: srv.URL, Key: Key, Attempts: 3, Timeout: 5 * time.Second})
-		if err != nil {
-			t.Fatalf("New() = %v", err)
-		}
-		_, err = c.Search(t.Context(), query, 10)
-		if !errors.Is(err, apiclient.ErrTooManyRedirects) {
+		_, err := s.client(t, NewConfig(srv.URL, 3, 5*time.Second)).Search(t.Context(), query, 10)
+		if !errors.Is(err, searchapi.ErrTooManyRedirects) {
 			t.Errorf("Search(%q) = %v, want ErrTooManyRedirects", query, err)
 		}
 		checkNoKey(t, err)
@@ -115,14 +111,14 @@ func Rewrite(next http.Handler, old, new string) http.Handler {
 
 // runHostile serves hostile answers: huge, cut, invalid, hanging after the
 // headers, and results no client should pass on.
-func runHostile(t *testing.T, s Suite, search searchFunc) {
+func (s Suite[C]) runHostile(t *testing.T, search searchFunc) {
 	good := Corpus(3)
 	odd := []lexsig.Result{
 		good[0],
 		{URI: "javascript:alert(1)", Title: "script"},
 		{URI: "ftp://example.com/file.txt", Title: "ftp"},
 		{URI: "/relative/path.html", Title: "relative"},
-		{URI: "https://example.com/" + strings.Repeat("a", apiclient.MaxURLLen), Title: "too long"},
+		{URI: "https://example.com/" + strings.Repeat("a", searchapi.MaxURLLen), Title: "too long"},
 		{URI: "http://", Title: "no host"},
 		good[1],
 		{URI: "mailto:someone@example.com", Title: "mail"},
@@ -168,10 +164,10 @@ func runHostile(t *testing.T, s Suite, search searchFunc) {
 		{name: "other hosts' URLs are results", handler: s.Handler(foreign, Key), want: foreign},
 		{name: "invalid UTF-8 in titles", handler: Rewrite(s.Handler(good, Key), "Page 2", "Page \xff\xfe2"),
 			want: []lexsig.Result{good[0], {Rank: 2, URI: good[1].URI, Title: "Page \ufffd\ufffd2"}, good[2]}},
-		{name: "invalid UTF-8 outside strings", handler: Rewrite(s.Handler(good, Key), "Page 2", "\xff\""), wantErr: apiclient.ErrMalformed},
-		{name: "JSON cut in half", handler: cut, wantErr: apiclient.ErrMalformed},
-		{name: "100 MiB body", handler: huge, wantErr: apiclient.ErrTooLarge},
-		{name: "hang after the headers", handler: hangAfterHeaders, timeout: 100 * time.Millisecond, wantErr: apiclient.ErrTimeout},
+		{name: "invalid UTF-8 outside strings", handler: Rewrite(s.Handler(good, Key), "Page 2", "\xff\""), wantErr: searchapi.ErrMalformed},
+		{name: "JSON cut in half", handler: cut, wantErr: searchapi.ErrMalformed},
+		{name: "100 MiB body", handler: huge, wantErr: searchapi.ErrTooLarge},
+		{name: "hang after the headers", handler: hangAfterHeaders, timeout: 100 * time.Millisecond, wantErr: searchapi.ErrTimeout},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
