@@ -43,6 +43,13 @@ type LinkStats struct {
 	// the number an earlier, interrupted ingest had finished, passed over
 	// this time.
 	Records, Resumed int
+	// Changed is the number of WAT files that an earlier ingest had read,
+	// in part or whole, and whose content has changed since (a download
+	// that was cut short and completed, or another file under the same
+	// name), as Stats.Changed counts WARC files: they are read again, and
+	// only the records that the earlier ingest finished in the part that
+	// is the same are passed over (Resumed).
+	Changed int
 	// Skipped counts the records that gave no link source, by reason:
 	// commoncrawl's Reason constants, ReasonDuplicate, ReasonPageInStore
 	// and ReasonNoLinks. The malformed ones (commoncrawl.SkipError.Malformed)
@@ -80,6 +87,7 @@ func (st LinkStats) String() string {
 	if st.Resumed > 0 {
 		fmt.Fprintf(&b, ", %d already ingested", st.Resumed)
 	}
+	writeChanged(&b, st.Changed)
 	fmt.Fprintf(&b, " in %.1fs", st.Duration.Seconds())
 	return b.String()
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/require"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/lexsig"
@@ -318,6 +319,85 @@ func TestIngestWATResume(t *testing.T) {
 	got, err := s.Backlinks(ctx, gone, 0)
 	if err != nil || len(got) != 3 || got[0].URI != blog {
 		t.Errorf("Backlinks(gone) after resuming = %+v, %v; want blog first of 3", got, err)
+	}
+}
+
+// TestWATResumeByContent is issue 12 item 8 for WAT files, as
+// TestWARCResumeByContent is for WARC files: resuming goes by the file's
+// content, not its name. A WAT file ingested while its download was cut
+// short, then completed, is read on from the record it broke at (it was
+// skipped as done), and the bad record recorded for the cut is gone; an
+// unchanged file is passed over; a file replaced by another at the same
+// path is read anew. LinkStats says what was read again.
+func TestWATResumeByContent(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.wat.gz")
+	records := writeWATFixture(t, full)
+	whole, err := os.ReadFile(full)
+	require.NoError(t, err)
+	ref, err := store.Open(filepath.Join(dir, "ref.db"), nil)
+	require.NoError(t, err)
+	defer ref.Close()
+	_, err = ref.IngestWAT(ctx, []string{full}, store.IngestOptions{})
+	require.NoError(t, err)
+	wantLinks, err := ref.LinkTotals(ctx)
+	require.NoError(t, err)
+	want, err := ref.Totals(ctx)
+	require.NoError(t, err)
+
+	s, err := store.Open(filepath.Join(dir, "grown.db"), nil)
+	require.NoError(t, err)
+	defer s.Close()
+	path := filepath.Join(dir, "links.wat.gz")
+	require.NoError(t, os.WriteFile(path, whole[:len(whole)/2], 0o644))
+	cut, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{BatchSize: 2})
+	require.NoError(t, err)
+	if cut.Skipped[commoncrawl.ReasonBadRecord] != 1 || cut.Sources == 0 || cut.Sources >= wantLinks.Sources {
+		t.Fatalf("ingest of the cut file = %v; want some link sources and the cut record bad", cut)
+	}
+
+	require.NoError(t, os.WriteFile(path, whole, 0o644)) // the download completed
+	grown, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{BatchSize: 2})
+	require.NoError(t, err)
+	if grown.Sources+cut.Sources != wantLinks.Sources || grown.Changed != 1 || grown.Resumed == 0 ||
+		grown.Resumed+grown.Records != records || grown.Skipped[store.ReasonDuplicate] != 1 {
+		t.Errorf("ingest of the completed file = %v; want the %d other link sources, 1 changed file, "+
+			"the records done before resumed, the rest read, one duplicate (blog's later capture)", grown, wantLinks.Sources-cut.Sources)
+	}
+	if !strings.Contains(grown.String(), "1 changed file read again") {
+		t.Errorf("summary %q does not say a changed file was read again", grown)
+	}
+	gotLinks, err := s.LinkTotals(ctx)
+	require.NoError(t, err)
+	if diff := cmp.Diff(wantLinks, gotLinks); diff != "" {
+		t.Errorf("LinkTotals after the completed file (-one ingest of it +cut, then completed):\n%s", diff)
+	}
+	got, err := s.Totals(ctx)
+	require.NoError(t, err)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Totals after the completed file (-one ingest of it +cut, then completed):\n%s", diff)
+	}
+
+	again, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+	require.NoError(t, err)
+	if diff := cmp.Diff(store.LinkStats{Resumed: records}, again, ignoreLinkTime); diff != "" {
+		t.Errorf("ingest of the unchanged file (-want +got):\n%s", diff)
+	}
+
+	// Another crawl under the same name.
+	const other = "https://other.example/"
+	var buf bytes.Buffer
+	require.NoError(t, commoncrawl.NewWriter(&buf).WritePage(&commoncrawl.Page{
+		URI: other, Fetched: watFetched, Status: 200, Links: []commoncrawl.Link{{Target: gone, Anchor: "another crawl"}}}))
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+	replaced, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+	require.NoError(t, err)
+	if diff := cmp.Diff(store.LinkStats{Sources: 1, Links: 1, Records: 2, Changed: 1}, replaced, ignoreLinkTime); diff != "" {
+		t.Errorf("ingest of a replaced file (-want +got):\n%s", diff)
+	}
+	if ls, err := s.LinkSource(ctx, other); err != nil || ls.Source != "wat:"+path+"#1" {
+		t.Errorf("LinkSource(%q) after the replaced file = %+v, %v; want record 1 of %s", other, ls, err, path)
 	}
 }
 
