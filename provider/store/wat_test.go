@@ -393,11 +393,144 @@ func TestWATResumeByContent(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
 	replaced, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
 	require.NoError(t, err)
-	if diff := cmp.Diff(store.LinkStats{Sources: 1, Links: 1, Records: 2, Changed: 1}, replaced, ignoreLinkTime); diff != "" {
+	if diff := cmp.Diff(store.LinkStats{
+		Sources: 1, Links: 1, Records: 2, Changed: 1, Skipped: map[string]int{commoncrawl.ReasonNotMetadata: 1}, // the warcinfo record
+	}, replaced, ignoreLinkTime); diff != "" {
 		t.Errorf("ingest of a replaced file (-want +got):\n%s", diff)
 	}
 	if ls, err := s.LinkSource(ctx, other); err != nil || ls.Source != "wat:"+path+"#1" {
 		t.Errorf("LinkSource(%q) after the replaced file = %+v, %v; want record 1 of %s", other, ls, err, path)
+	}
+}
+
+// TestWATResumeRows resumes WAT ingests from the progress rows other
+// runs left, then ingests the completed file: the store ends up as one
+// ingest of the whole file leaves it, whatever the row, and a further run
+// finds the file unchanged. A record found malformed is read again even
+// when the ingest was interrupted right after it; a row without a digest
+// (a store written before digests were recorded) is trusted for the
+// records it says are done.
+func TestWATResumeRows(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.wat.gz")
+	records := writeWATFixture(t, full)
+	whole, err := os.ReadFile(full)
+	require.NoError(t, err)
+	cutData := whole[:len(whole)/2]
+	ref, err := store.Open(filepath.Join(dir, "ref.db"), nil)
+	require.NoError(t, err)
+	defer ref.Close()
+	_, err = ref.IngestWAT(ctx, []string{full}, store.IngestOptions{})
+	require.NoError(t, err)
+	wantLinks, err := ref.LinkTotals(ctx)
+	require.NoError(t, err)
+	want, err := ref.Totals(ctx)
+	require.NoError(t, err)
+	cutRecords := func() int { // records handled in the cut file, the bad one included
+		t.Helper()
+		p := filepath.Join(t.TempDir(), "cut.wat.gz")
+		require.NoError(t, os.WriteFile(p, cutData, 0o644))
+		s, err := store.Open(filepath.Join(t.TempDir(), "cut.db"), nil)
+		require.NoError(t, err)
+		defer s.Close()
+		st, err := s.IngestWAT(ctx, []string{p}, store.IngestOptions{})
+		require.NoError(t, err)
+		return st.Records
+	}()
+
+	// interrupt ingests data into s and cancels the ingest once n records
+	// are handled.
+	interrupt := func(t *testing.T, s *store.Store, path string, data []byte, n int) {
+		t.Helper()
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		_, err := s.IngestWAT(cctx, []string{path}, store.IngestOptions{BatchSize: 1, Progress: func(p store.Progress) {
+			if p.Files >= n {
+				cancel()
+			}
+		}})
+		require.ErrorIs(t, err, context.Canceled)
+	}
+	ingest := func(t *testing.T, s *store.Store, path string, data []byte) {
+		t.Helper()
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		_, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+		require.NoError(t, err)
+	}
+	tests := []struct {
+		name string
+		// setup leaves a progress row for the file at path in s.
+		setup func(t *testing.T, s *store.Store, path string)
+		// legacy turns the row into one without the digest.
+		legacy      bool
+		wantResumed int // records passed over when the completed file is ingested
+	}{
+		{name: "cut, interrupted after the bad record", setup: func(t *testing.T, s *store.Store, path string) {
+			interrupt(t, s, path, cutData, cutRecords)
+		}, wantResumed: cutRecords - 1},
+		{name: "cut, interrupted before the bad record", setup: func(t *testing.T, s *store.Store, path string) {
+			interrupt(t, s, path, cutData, cutRecords-1)
+		}, wantResumed: cutRecords - 1},
+		{name: "interrupted, no digest", legacy: true, setup: func(t *testing.T, s *store.Store, path string) {
+			interrupt(t, s, path, whole, 4)
+		}, wantResumed: 4},
+		{name: "cut, no digest", legacy: true, setup: func(t *testing.T, s *store.Store, path string) {
+			ingest(t, s, path, cutData)
+		}, wantResumed: cutRecords - 1},
+		{name: "done, no digest", legacy: true, setup: func(t *testing.T, s *store.Store, path string) {
+			ingest(t, s, path, whole)
+		}, wantResumed: records},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "s.db")
+			path := filepath.Join(dir, "links.wat.gz")
+			s, err := store.Open(db, nil)
+			require.NoError(t, err)
+			tt.setup(t, s, path)
+			require.NoError(t, s.Close())
+			if tt.legacy {
+				raw, err := sql.Open("sqlite", db)
+				require.NoError(t, err)
+				// "next N H R" or "done N H R" becomes "next R" or "done R".
+				source := "wat:" + path
+				var row string
+				require.NoError(t, raw.QueryRow(`SELECT outcome FROM sources WHERE source = ?`, source).Scan(&row))
+				f := strings.Fields(row)
+				require.Len(t, f, 4, "progress row %q", row)
+				_, err = raw.Exec(`UPDATE sources SET outcome = ? WHERE source = ?`, f[0]+" "+f[3], source)
+				require.NoError(t, err)
+				require.NoError(t, raw.Close())
+			}
+			s, err = store.Open(db, nil)
+			require.NoError(t, err)
+			defer s.Close()
+
+			require.NoError(t, os.WriteFile(path, whole, 0o644))
+			st, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+			require.NoError(t, err)
+			if st.Resumed != tt.wantResumed || st.Resumed+st.Records != records || st.Changed != 0 {
+				t.Errorf("ingest of the completed file = %v; want %d records resumed, the rest read, no changed file", st, tt.wantResumed)
+			}
+			gotLinks, err := s.LinkTotals(ctx)
+			require.NoError(t, err)
+			if diff := cmp.Diff(wantLinks, gotLinks); diff != "" {
+				t.Errorf("LinkTotals (-one ingest +resumed):\n%s", diff)
+			}
+			got, err := s.Totals(ctx)
+			require.NoError(t, err)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Totals (-one ingest +resumed):\n%s", diff)
+			}
+			again, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+			require.NoError(t, err)
+			if diff := cmp.Diff(store.LinkStats{Resumed: records}, again, ignoreLinkTime); diff != "" {
+				t.Errorf("ingest of the unchanged file (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -521,9 +654,11 @@ func TestSchemaVersion1(t *testing.T) {
 func TestLinkStatsString(t *testing.T) {
 	st := watFixtureStats
 	st.Resumed = 4
+	st.Changed = 2
 	st.Duration = 1500 * time.Millisecond
 	want := "3 link sources, 7 link records from 9 WAT records, skipped: 1 bad-json, 1 duplicate, 1 no-links, " +
-		"1 not-metadata, 1 not-response, 1 page-in-store; links dropped: 1 self-link, 4 already ingested in 1.5s"
+		"1 not-metadata, 1 not-response, 1 page-in-store; links dropped: 1 self-link, 4 already ingested, " +
+		"2 changed files read again in 1.5s"
 	if got := st.String(); got != want {
 		t.Errorf("LinkStats.String() = %q, want %q", got, want)
 	}
