@@ -322,6 +322,60 @@ func TestIngestWATResume(t *testing.T) {
 	}
 }
 
+// watRef is the WAT fixture and what one ingest of it leaves in a new
+// store, for the tests that reach the same store by other ways.
+type watRef struct {
+	whole   []byte // the file
+	records int
+	links   store.LinkStats // LinkTotals
+	totals  store.Stats     // Totals
+}
+
+// newWATRef writes the WAT fixture and ingests it into a new store.
+func newWATRef(t *testing.T) watRef {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.wat.gz")
+	var ref watRef
+	ref.records = writeWATFixture(t, full)
+	var err error
+	ref.whole, err = os.ReadFile(full)
+	require.NoError(t, err)
+	s, err := store.Open(filepath.Join(dir, "ref.db"), nil)
+	require.NoError(t, err)
+	defer s.Close()
+	_, err = s.IngestWAT(ctx, []string{full}, store.IngestOptions{})
+	require.NoError(t, err)
+	ref.links, err = s.LinkTotals(ctx)
+	require.NoError(t, err)
+	ref.totals, err = s.Totals(ctx)
+	require.NoError(t, err)
+	return ref
+}
+
+// check checks that s holds what one ingest of the fixture leaves, and
+// that an ingest of the file at path, the fixture, finds it unchanged.
+func (ref watRef) check(t *testing.T, s *store.Store, path string) {
+	t.Helper()
+	ctx := context.Background()
+	links, err := s.LinkTotals(ctx)
+	require.NoError(t, err)
+	if diff := cmp.Diff(ref.links, links); diff != "" {
+		t.Errorf("LinkTotals (-one ingest +resumed):\n%s", diff)
+	}
+	totals, err := s.Totals(ctx)
+	require.NoError(t, err)
+	if diff := cmp.Diff(ref.totals, totals); diff != "" {
+		t.Errorf("Totals (-one ingest +resumed):\n%s", diff)
+	}
+	again, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+	require.NoError(t, err)
+	if diff := cmp.Diff(store.LinkStats{Resumed: ref.records}, again, ignoreLinkTime); diff != "" {
+		t.Errorf("ingest of the unchanged file (-want +got):\n%s", diff)
+	}
+}
+
 // TestWATResumeByContent is issue 12 item 8 for WAT files, as
 // TestWARCResumeByContent is for WARC files: resuming goes by the file's
 // content, not its name. A WAT file ingested while its download was cut
@@ -331,59 +385,31 @@ func TestIngestWATResume(t *testing.T) {
 // path is read anew. LinkStats says what was read again.
 func TestWATResumeByContent(t *testing.T) {
 	ctx := context.Background()
+	ref := newWATRef(t)
 	dir := t.TempDir()
-	full := filepath.Join(dir, "full.wat.gz")
-	records := writeWATFixture(t, full)
-	whole, err := os.ReadFile(full)
-	require.NoError(t, err)
-	ref, err := store.Open(filepath.Join(dir, "ref.db"), nil)
-	require.NoError(t, err)
-	defer ref.Close()
-	_, err = ref.IngestWAT(ctx, []string{full}, store.IngestOptions{})
-	require.NoError(t, err)
-	wantLinks, err := ref.LinkTotals(ctx)
-	require.NoError(t, err)
-	want, err := ref.Totals(ctx)
-	require.NoError(t, err)
-
 	s, err := store.Open(filepath.Join(dir, "grown.db"), nil)
 	require.NoError(t, err)
 	defer s.Close()
 	path := filepath.Join(dir, "links.wat.gz")
-	require.NoError(t, os.WriteFile(path, whole[:len(whole)/2], 0o644))
+	require.NoError(t, os.WriteFile(path, ref.whole[:len(ref.whole)/2], 0o644))
 	cut, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{BatchSize: 2})
 	require.NoError(t, err)
-	if cut.Skipped[commoncrawl.ReasonBadRecord] != 1 || cut.Sources == 0 || cut.Sources >= wantLinks.Sources {
+	if cut.Skipped[commoncrawl.ReasonBadRecord] != 1 || cut.Sources == 0 || cut.Sources >= ref.links.Sources {
 		t.Fatalf("ingest of the cut file = %v; want some link sources and the cut record bad", cut)
 	}
 
-	require.NoError(t, os.WriteFile(path, whole, 0o644)) // the download completed
+	require.NoError(t, os.WriteFile(path, ref.whole, 0o644)) // the download completed
 	grown, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{BatchSize: 2})
 	require.NoError(t, err)
-	if grown.Sources+cut.Sources != wantLinks.Sources || grown.Changed != 1 || grown.Resumed == 0 ||
-		grown.Resumed+grown.Records != records || grown.Skipped[store.ReasonDuplicate] != 1 {
+	if grown.Sources+cut.Sources != ref.links.Sources || grown.Changed != 1 || grown.Resumed == 0 ||
+		grown.Resumed+grown.Records != ref.records || grown.Skipped[store.ReasonDuplicate] != 1 {
 		t.Errorf("ingest of the completed file = %v; want the %d other link sources, 1 changed file, "+
-			"the records done before resumed, the rest read, one duplicate (blog's later capture)", grown, wantLinks.Sources-cut.Sources)
+			"the records done before resumed, the rest read, one duplicate (blog's later capture)", grown, ref.links.Sources-cut.Sources)
 	}
 	if !strings.Contains(grown.String(), "1 changed file read again") {
 		t.Errorf("summary %q does not say a changed file was read again", grown)
 	}
-	gotLinks, err := s.LinkTotals(ctx)
-	require.NoError(t, err)
-	if diff := cmp.Diff(wantLinks, gotLinks); diff != "" {
-		t.Errorf("LinkTotals after the completed file (-one ingest of it +cut, then completed):\n%s", diff)
-	}
-	got, err := s.Totals(ctx)
-	require.NoError(t, err)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Totals after the completed file (-one ingest of it +cut, then completed):\n%s", diff)
-	}
-
-	again, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
-	require.NoError(t, err)
-	if diff := cmp.Diff(store.LinkStats{Resumed: records}, again, ignoreLinkTime); diff != "" {
-		t.Errorf("ingest of the unchanged file (-want +got):\n%s", diff)
-	}
+	ref.check(t, s, path) // and the unchanged file is passed over
 
 	// Another crawl under the same name.
 	const other = "https://other.example/"
@@ -412,23 +438,9 @@ func TestWATResumeByContent(t *testing.T) {
 // records it says are done.
 func TestWATResumeRows(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	full := filepath.Join(dir, "full.wat.gz")
-	records := writeWATFixture(t, full)
-	whole, err := os.ReadFile(full)
-	require.NoError(t, err)
-	cutData := whole[:len(whole)/2]
-	ref, err := store.Open(filepath.Join(dir, "ref.db"), nil)
-	require.NoError(t, err)
-	defer ref.Close()
-	_, err = ref.IngestWAT(ctx, []string{full}, store.IngestOptions{})
-	require.NoError(t, err)
-	wantLinks, err := ref.LinkTotals(ctx)
-	require.NoError(t, err)
-	want, err := ref.Totals(ctx)
-	require.NoError(t, err)
+	ref := newWATRef(t)
+	cutData := ref.whole[:len(ref.whole)/2]
 	cutRecords := func() int { // records handled in the cut file, the bad one included
-		t.Helper()
 		p := filepath.Join(t.TempDir(), "cut.wat.gz")
 		require.NoError(t, os.WriteFile(p, cutData, 0o644))
 		s, err := store.Open(filepath.Join(t.TempDir(), "cut.db"), nil)
@@ -474,14 +486,14 @@ func TestWATResumeRows(t *testing.T) {
 			interrupt(t, s, path, cutData, cutRecords-1)
 		}, wantResumed: cutRecords - 1},
 		{name: "interrupted, no digest", legacy: true, setup: func(t *testing.T, s *store.Store, path string) {
-			interrupt(t, s, path, whole, 4)
+			interrupt(t, s, path, ref.whole, 4)
 		}, wantResumed: 4},
 		{name: "cut, no digest", legacy: true, setup: func(t *testing.T, s *store.Store, path string) {
 			ingest(t, s, path, cutData)
 		}, wantResumed: cutRecords - 1},
 		{name: "done, no digest", legacy: true, setup: func(t *testing.T, s *store.Store, path string) {
-			ingest(t, s, path, whole)
-		}, wantResumed: records},
+			ingest(t, s, path, ref.whole)
+		}, wantResumed: ref.records},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -509,27 +521,13 @@ func TestWATResumeRows(t *testing.T) {
 			require.NoError(t, err)
 			defer s.Close()
 
-			require.NoError(t, os.WriteFile(path, whole, 0o644))
+			require.NoError(t, os.WriteFile(path, ref.whole, 0o644))
 			st, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
 			require.NoError(t, err)
-			if st.Resumed != tt.wantResumed || st.Resumed+st.Records != records || st.Changed != 0 {
+			if st.Resumed != tt.wantResumed || st.Resumed+st.Records != ref.records || st.Changed != 0 {
 				t.Errorf("ingest of the completed file = %v; want %d records resumed, the rest read, no changed file", st, tt.wantResumed)
 			}
-			gotLinks, err := s.LinkTotals(ctx)
-			require.NoError(t, err)
-			if diff := cmp.Diff(wantLinks, gotLinks); diff != "" {
-				t.Errorf("LinkTotals (-one ingest +resumed):\n%s", diff)
-			}
-			got, err := s.Totals(ctx)
-			require.NoError(t, err)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("Totals (-one ingest +resumed):\n%s", diff)
-			}
-			again, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
-			require.NoError(t, err)
-			if diff := cmp.Diff(store.LinkStats{Resumed: records}, again, ignoreLinkTime); diff != "" {
-				t.Errorf("ingest of the unchanged file (-want +got):\n%s", diff)
-			}
+			ref.check(t, s, path)
 		})
 	}
 }
