@@ -158,12 +158,12 @@
 // nothing beside it, so that a store can be read where the reader cannot
 // write: a read-only disk, or another user's directory.
 //
-// Resuming goes by content: a WARC file's progress is recorded with the
-// size and SHA-256 digest of the part read, so a file that was cut short
-// and completed since, or replaced by another under the same name, is read
-// again (Stats.Changed counts it) and only records finished in the
-// unchanged part are passed over; a record found malformed is always read
-// again.
+// Resuming goes by content: a WARC or WAT file's progress is recorded with
+// the size and SHA-256 digest of the part read, so a file that was cut
+// short and completed since, or replaced by another under the same name,
+// is read again (Stats.Changed and LinkStats.Changed count it) and only
+// records finished in the unchanged part are passed over; a record found
+// malformed is always read again.
 //
 // # What the caller must do, and what it does not do
 //

@@ -151,14 +151,20 @@ func (st Stats) String() string {
 	if st.Resumed > 0 {
 		fmt.Fprintf(&b, ", %d already ingested", st.Resumed)
 	}
-	switch {
-	case st.Changed == 1:
-		b.WriteString(", 1 changed file read again")
-	case st.Changed > 1:
-		fmt.Fprintf(&b, ", %d changed files read again", st.Changed)
-	}
+	writeChanged(&b, st.Changed)
 	fmt.Fprintf(&b, " in %.1fs", st.Duration.Seconds())
 	return b.String()
+}
+
+// writeChanged adds to a summary line the number of files read again
+// because their content changed, when there are any.
+func writeChanged(b *strings.Builder, n int) {
+	switch {
+	case n == 1:
+		b.WriteString(", 1 changed file read again")
+	case n > 1:
+		fmt.Fprintf(b, ", %d changed files read again", n)
+	}
 }
 
 // merge adds the counts of o to st.

@@ -40,6 +40,7 @@ const (
 	lwAddRecord
 	lwAddRecords
 	lwAddSkipped
+	lwDelSkipped
 	lwProgress
 	nLinkWriteStmts
 )
@@ -52,6 +53,7 @@ var linkWriteSQL = [nLinkWriteStmts]string{
 	lwAddRecord:  `INSERT INTO link_records (src, pos, dst, anchor) VALUES (?, ?, ?, ?)`,
 	lwAddRecords: `INSERT INTO link_records (src, pos, dst, anchor) VALUES (?, ?, ?, ?)` + strings.Repeat(`, (?, ?, ?, ?)`, linkChunk-1),
 	lwAddSkipped: `INSERT OR REPLACE INTO skipped (source, reason, detail) VALUES (?, ?, ?)`,
+	lwDelSkipped: `DELETE FROM skipped WHERE source = ?`,
 	lwProgress:   `INSERT OR REPLACE INTO sources (source, outcome) VALUES (?, ?)`,
 }
 
@@ -233,6 +235,26 @@ func (lw *linkWriter) writePage(ctx context.Context, file string, p *commoncrawl
 		count(&st.DroppedLinks, r, n)
 	}
 	count(&st.DroppedLinks, DropSelfLink, self)
+	return nil
+}
+
+// writeRecord writes a record of a WAT file, a page or a skip, and counts
+// it in st. When it.retry is set an earlier ingest may have recorded the
+// record as malformed: a malformed skip replaces that row, and a page or
+// another skip removes it.
+func (lw *linkWriter) writeRecord(ctx context.Context, it *watItem, st *LinkStats) error {
+	if it.skip != nil {
+		count(&st.Skipped, it.skip.Reason, 1)
+		if it.skip.Malformed() {
+			return lw.writeSkip(ctx, it.file, it.skip)
+		}
+	} else if err := lw.writePage(ctx, it.file, it.page, st); err != nil {
+		return err
+	}
+	if it.retry {
+		_, err := lw.bound[lwDelSkipped].ExecContext(ctx, watSource(it.file, it.record))
+		return err
+	}
 	return nil
 }
 

@@ -3,18 +3,14 @@ package store
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"sync/atomic"
 
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
@@ -82,60 +78,6 @@ func (s *Store) IngestWARC(ctx context.Context, paths []string, opts IngestOptio
 	return s.ingest(ctx, "warc", opts, total, produce)
 }
 
-// A WARC file's progress is recorded under "warc:" and its path, with the
-// content it was read from, so that resuming goes by content and not by
-// name: "next N H" while the records of the file's first N bytes, whose
-// SHA-256 digest is H (hex), are being written, "done N H" once the whole
-// file, N bytes, is. Each record has its own row ("warc:PATH#I"). Stores
-// written before the digest was recorded hold "done" alone.
-const (
-	warcNext = "next"
-	warcDone = "done"
-)
-
-// warcState is what an earlier ingest left of a WARC file.
-type warcState int
-
-const (
-	warcNew       warcState = iota // no earlier ingest read it, or one that recorded no digest
-	warcUnchanged                  // done, and the file is the same: pass it over
-	warcSame                       // partly read, and that part is the same: resume
-	warcGrown                      // done, and bytes were added since: resume
-	warcReplaced                   // the part read before is not the same: read it all anew
-)
-
-// checkWARC compares the file at path, of size bytes, with the progress an
-// earlier ingest recorded for it.
-func checkWARC(path string, size int64, progress string) (warcState, error) {
-	state, rest, _ := strings.Cut(progress, " ")
-	n, digest, _ := strings.Cut(rest, " ")
-	read, err := strconv.ParseInt(n, 10, 64)
-	if err != nil || (state != warcNext && state != warcDone) || digest == "" {
-		return warcNew, nil // none recorded, or "done" without a digest
-	}
-	if read > size {
-		return warcReplaced, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, fmt.Errorf("store: ingest WARC: %w", err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.CopyN(h, f, read); err != nil {
-		return 0, fmt.Errorf("store: ingest WARC %s: %w", path, err)
-	}
-	switch {
-	case hex.EncodeToString(h.Sum(nil)) != digest:
-		return warcReplaced, nil
-	case state == warcDone && read == size:
-		return warcUnchanged, nil
-	case state == warcDone:
-		return warcGrown, nil // a download completed
-	}
-	return warcSame, nil
-}
-
 // produceWARC emits a job for every response or resource record of the
 // WARC file at path that an earlier ingest did not finish, then a marker
 // job that records the file as done. Each job carries the file's progress
@@ -148,14 +90,14 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 		return fmt.Errorf("store: ingest WARC: %w", err)
 	}
 	key := "warc:" + path
-	state, err := checkWARC(path, fi.Size(), ps.prior[key])
+	state, _, err := checkProgress(path, fi.Size(), ps.prior[key])
 	switch {
 	case err != nil:
-		return err
-	case state == warcUnchanged:
+		return fmt.Errorf("store: ingest WARC: %w", err)
+	case state == fileUnchanged:
 		ps.read.Add(fi.Size())
 		return nil
-	case state == warcGrown || state == warcReplaced:
+	case state == fileGrown || state == fileReplaced:
 		ps.changed.Add(1)
 	}
 	f, err := os.Open(path)
@@ -170,11 +112,11 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 	}
 	// progress is the file's progress row after what was read so far.
 	progress := func(state string) string {
-		return state + " " + strconv.FormatInt(cr.off, 10) + " " + hex.EncodeToString(cr.h.Sum(nil))
+		return state + " " + cr.position()
 	}
 	emitRecord := func(source string, run func() item) bool {
 		_, retry := ps.prior[source]
-		return emit(job{source: source, run: run, file: key, progress: progress(warcNext), retry: retry})
+		return emit(job{source: source, run: run, file: key, progress: progress(progressNext), retry: retry})
 	}
 	lastBad := false // the last record could not be read: the file is cut there
 	for i := 0; ; i++ {
@@ -206,7 +148,7 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 		if t != warc.TypeResponse && t != warc.TypeResource {
 			continue
 		}
-		if outcome, ok := ps.prior[source]; ok && state != warcReplaced && outcome != ReasonBadRecord {
+		if outcome, ok := ps.prior[source]; ok && state != fileReplaced && outcome != ReasonBadRecord {
 			ps.resumed.Add(1)
 			continue
 		}
@@ -219,7 +161,7 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 	if _, err := io.Copy(io.Discard, cr); err != nil { // the rest of the digest
 		return fmt.Errorf("store: ingest WARC %s: %w", path, err)
 	}
-	if !emit(job{source: key, run: func() item { return item{} }, file: key, progress: progress(warcDone)}) {
+	if !emit(job{source: key, run: func() item { return item{} }, file: key, progress: progress(progressDone)}) {
 		return ctx.Err()
 	}
 	return nil
@@ -307,23 +249,4 @@ func captureItem(target, uri string, status int, header http.Header, body []byte
 		header:      formatHeader(h),
 		resolve:     resolve,
 	})
-}
-
-// countingReader counts the bytes read through it in n, and when h is not
-// nil adds them to h and counts them in off too.
-type countingReader struct {
-	r   io.Reader
-	n   *atomic.Int64
-	h   hash.Hash
-	off int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n.Add(int64(n))
-	if c.h != nil {
-		c.h.Write(p[:n])
-		c.off += int64(n)
-	}
-	return n, err
 }

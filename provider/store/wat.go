@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -12,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/linkrot/relink/provider/commoncrawl"
@@ -40,9 +40,16 @@ type LinkStats struct {
 	// Sources and Links are the link sources and link records added.
 	Sources, Links int
 	// Records is the number of WAT records read and handled; Resumed is
-	// the number an earlier, interrupted ingest had finished, passed over
-	// this time.
+	// the number an earlier ingest had finished, in a file or the part of
+	// a file that is unchanged since, passed over this time.
 	Records, Resumed int
+	// Changed is the number of WAT files that an earlier ingest had read,
+	// in part or whole, and whose content has changed since (a download
+	// that was cut short and completed, or another file under the same
+	// name), as Stats.Changed counts WARC files: they are read again, and
+	// only the records that the earlier ingest finished in the part that
+	// is the same are passed over (Resumed).
+	Changed int
 	// Skipped counts the records that gave no link source, by reason:
 	// commoncrawl's Reason constants, ReasonDuplicate, ReasonPageInStore
 	// and ReasonNoLinks. The malformed ones (commoncrawl.SkipError.Malformed)
@@ -80,6 +87,7 @@ func (st LinkStats) String() string {
 	if st.Resumed > 0 {
 		fmt.Fprintf(&b, ", %d already ingested", st.Resumed)
 	}
+	writeChanged(&b, st.Changed)
 	fmt.Fprintf(&b, " in %.1fs", st.Duration.Seconds())
 	return b.String()
 }
@@ -95,7 +103,8 @@ func count(m *map[string]int, key string, n int) {
 	(*m)[key] += n
 }
 
-// merge adds the counts of o to st, but not its Records and Resumed.
+// merge adds the counts of o to st, but not its Records, Resumed and
+// Changed.
 func (st *LinkStats) merge(o LinkStats) {
 	st.Sources += o.Sources
 	st.Links += o.Links
@@ -133,11 +142,19 @@ func (st *LinkStats) merge(o LinkStats) {
 // commoncrawl.DefaultMaxRecordBytes). Memory stays bounded whatever the
 // size of the files. Each file's progress is recorded with every batch:
 // an interrupted ingest keeps its committed batches, and running it again
-// resumes each file after its last committed record and skips finished
-// files (by path: unlike IngestWARC, a WAT file's content is not checked).
-// While another ingest writes the store IngestWAT fails at once with
-// ErrLocked. When the ingest ends, the in-degrees of pages and link sources
-// (the backlink rank) are recomputed.
+// resumes each file after its last committed record. Resuming goes by the
+// files' content, as for IngestWARC (the size and SHA-256 digest of what
+// was read): a file finished and unchanged is passed over; one that grew
+// (a download that was cut short and completed) is read on from the record
+// it broke at, and one replaced by another under the same name is read
+// anew, both counted in LinkStats.Changed; records an earlier ingest
+// finished in the unchanged part are passed over (LinkStats.Resumed). A
+// file recorded by a store written before digests were recorded is read
+// on from the first record the earlier ingest did not finish, and its
+// digest is recorded. A path given twice is read once. While another
+// ingest writes the store IngestWAT fails at once with ErrLocked. When the
+// ingest ends, the in-degrees of pages and link sources (the backlink
+// rank) are recomputed.
 func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOptions) (LinkStats, error) {
 	start := time.Now()
 	var st LinkStats
@@ -166,10 +183,11 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 		return st, err
 	}
 	defer end()
-	done, err := watProgress(ctx, w, abs)
+	prior, err := watProgress(ctx, w, abs)
 	if err != nil {
 		return st, err
 	}
+	ps := &produceState{prior: prior}
 	lw, err := newLinkWriter(ctx, w)
 	if err != nil {
 		return st, err
@@ -181,33 +199,30 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 	defer cancel()
 	var (
 		items      = make(chan watItem, 256)
-		read       atomic.Int64
 		produceErr error
 		finished   = make(chan struct{})
 	)
 	go func() {
 		defer close(finished)
 		defer close(items)
-		produceErr = produceWAT(ctx, abs, done, opts.MaxFileSize, items, &read)
+		produceErr = produceWAT(ctx, abs, opts.MaxFileSize, items, ps)
 	}()
 
-	for _, d := range done {
-		st.Resumed += d.next
-	}
 	var (
 		batchSt  LinkStats // what the open transaction holds
 		inBatch  int
-		files    = st.Resumed // records handled, for Progress
+		records  int // records handled
 		writeErr error
 		current  string // the file whose records are in the batch, "" after its end
 		next     int    // the record of current after the last one written
+		at       string // the part of current read then (countingReader.position)
 	)
 	commit := func() error {
 		if lw.tx == nil {
 			return nil
 		}
 		if current != "" {
-			if err := lw.progress(ctx, current, "next "+strconv.Itoa(next)); err != nil {
+			if err := lw.progress(ctx, current, progressNext+" "+at+" "+strconv.Itoa(next)); err != nil {
 				return err
 			}
 		}
@@ -227,22 +242,15 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 			cancel()
 			continue
 		}
-		switch {
-		case it.end:
+		if it.end {
 			current = ""
-			writeErr = lw.progress(ctx, it.file, "done "+strconv.Itoa(it.record))
-		case it.page != nil:
-			current, next = it.file, it.record+1
-			files++
-			inBatch++
-			writeErr = lw.writePage(ctx, it.file, it.page, &batchSt)
-		case it.skip != nil:
-			current, next = it.file, it.record+1
-			files++
-			count(&batchSt.Skipped, it.skip.Reason, 1)
-			if it.skip.Malformed() {
+			writeErr = lw.progress(ctx, it.file, progressDone+" "+it.at+" "+strconv.Itoa(it.record))
+		} else {
+			current, next, at = it.file, it.after(), it.at
+			records++
+			writeErr = lw.writeRecord(ctx, &it, &batchSt)
+			if it.page != nil || (it.skip != nil && it.skip.Malformed()) {
 				inBatch++
-				writeErr = lw.writeSkip(ctx, it.file, it.skip)
 			}
 		}
 		if writeErr == nil && inBatch >= batch {
@@ -254,13 +262,15 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 		}
 		if opts.Progress != nil {
 			p := total
-			p.Files = files
-			p.Bytes = read.Load()
+			p.Files = records + int(ps.resumed.Load())
+			p.Bytes = ps.read.Load()
 			opts.Progress(p)
 		}
 	}
 	<-finished
-	st.Records = files - st.Resumed
+	st.Records = records
+	st.Resumed = int(ps.resumed.Load())
+	st.Changed = int(ps.changed.Load())
 	switch {
 	case parent.Err() != nil:
 		// Interrupted: the last committed batch stands; a rerun resumes.
@@ -283,26 +293,36 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 	return st, produceErr
 }
 
-// watItem is one record of a WAT file on its way to the writer: a page, a
-// skip, or (end) the end of the file, whose record count is record.
+// watItem is one record of a WAT file on its way to the writer: a page or
+// a skip, or (end) the end of the file, when record is the index of the
+// first record not finished. at is the part of the file read after it
+// (countingReader.position).
 type watItem struct {
 	file   string
 	record int
 	page   *commoncrawl.Page
 	skip   *commoncrawl.SkipError
 	end    bool
+	at     string
+	// retry says that an earlier ingest may have recorded the record as
+	// malformed: the record replaces what it recorded.
+	retry bool
 }
 
-// fileDone is what an earlier ingest finished of a WAT file: the records
-// before next, and the whole file when finished.
-type fileDone struct {
-	next     int
-	finished bool
+// after returns the index of the first record not finished once it is
+// written: the next one, or it again when it could not be read (a
+// download cut there may have been completed by the next ingest).
+func (it *watItem) after() int {
+	if it.skip != nil && it.skip.Reason == commoncrawl.ReasonBadRecord {
+		return it.record
+	}
+	return it.record + 1
 }
 
-// watProgress reads the progress of earlier ingests of the files.
-func watProgress(ctx context.Context, w *sql.DB, paths []string) (map[string]fileDone, error) {
-	done := map[string]fileDone{}
+// watProgress reads the progress rows earlier ingests recorded for the
+// files, by path.
+func watProgress(ctx context.Context, w *sql.DB, paths []string) (map[string]string, error) {
+	rows := map[string]string{}
 	for _, p := range paths {
 		var outcome string
 		err := w.QueryRowContext(ctx, `SELECT outcome FROM sources WHERE source = ?`, "wat:"+p).Scan(&outcome)
@@ -312,21 +332,49 @@ func watProgress(ctx context.Context, w *sql.DB, paths []string) (map[string]fil
 		if err != nil {
 			return nil, fmt.Errorf("store: ingest WAT: %w", err)
 		}
-		state, n, _ := strings.Cut(outcome, " ")
-		next, err := strconv.Atoi(n)
-		if err != nil || (state != "next" && state != "done") {
-			return nil, fmt.Errorf("store: ingest WAT: %s: unknown progress %q", p, outcome)
-		}
-		done[p] = fileDone{next: next, finished: state == "done"}
+		rows[p] = outcome
 	}
-	return done, nil
+	return rows, nil
+}
+
+// watResume says where to read the WAT file at path, of size bytes, given
+// the progress row an earlier ingest recorded for it ("" for none): from
+// is the first record to parse and records before retry may have been
+// recorded as malformed. A row without a digest, from a store written
+// before digests were recorded, is trusted as IngestWARC trusts such a
+// file's records: the file is read on from its first record not finished.
+func watResume(path string, size int64, row string) (state fileState, from, retry int, err error) {
+	if row == "" {
+		return fileNew, 0, 0, nil
+	}
+	state, rest, err := checkProgress(path, size, row)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if state == fileNew {
+		kind, n, _ := strings.Cut(row, " ")
+		if kind != progressNext && kind != progressDone {
+			n = "" // unknown
+		}
+		rest = n
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 {
+		return 0, 0, 0, fmt.Errorf("%s: unknown progress %q", path, row)
+	}
+	if state == fileReplaced {
+		return state, 0, n + 1, nil
+	}
+	return state, n, n + 1, nil
 }
 
 // produceWAT reads the files in order and sends their pages and skipped
-// records, then an end item per file. A file an earlier ingest finished is
-// passed over; one it began is read from the first record it did not
-// finish.
-func produceWAT(ctx context.Context, paths []string, done map[string]fileDone, maxRecord int64, items chan<- watItem, read *atomic.Int64) error {
+// records, then an end item per file, counting in ps what it passes over
+// and the files that changed. A file an earlier ingest finished and that
+// is unchanged is passed over; one it began, or that grew since, is read
+// from the first record it did not finish; one replaced since is read
+// anew.
+func produceWAT(ctx context.Context, paths []string, maxRecord int64, items chan<- watItem, ps *produceState) error {
 	send := func(it watItem) bool {
 		select {
 		case items <- it:
@@ -341,23 +389,39 @@ func produceWAT(ctx context.Context, paths []string, done map[string]fileDone, m
 			continue
 		}
 		seen[path] = true
-		d := done[path]
-		if d.finished {
-			if fi, err := os.Stat(path); err == nil {
-				read.Add(fi.Size())
-			}
-			continue
+		fi, err := os.Stat(path)
+		if err != nil {
+			return fmt.Errorf("store: ingest WAT: %w", err)
 		}
+		state, from, retry, err := watResume(path, fi.Size(), ps.prior[path])
+		switch {
+		case err != nil:
+			return fmt.Errorf("store: ingest WAT: %w", err)
+		case state == fileUnchanged:
+			ps.read.Add(fi.Size())
+			ps.resumed.Add(int64(from))
+			continue
+		case state == fileGrown || state == fileReplaced:
+			ps.changed.Add(1)
+		}
+		ps.resumed.Add(int64(from))
 		f, err := os.Open(path)
 		if err != nil {
 			return fmt.Errorf("store: ingest WAT: %w", err)
 		}
+		cr := &countingReader{r: f, n: &ps.read, h: sha256.New()}
 		stopped := false
-		r, err := commoncrawl.NewReader(&countingReader{r: f, n: read}, &commoncrawl.Options{
+		end := from // the first record not finished
+		sendRecord := func(it watItem) {
+			it.file, it.at, it.retry = path, cr.position(), it.record < retry
+			end = it.after()
+			stopped = stopped || !send(it)
+		}
+		r, err := commoncrawl.NewReader(cr, &commoncrawl.Options{
 			MaxRecordBytes: maxRecord,
-			From:           d.next,
+			From:           from,
 			OnSkip: func(se *commoncrawl.SkipError) {
-				stopped = stopped || !send(watItem{file: path, record: se.Record, skip: se})
+				sendRecord(watItem{record: se.Record, skip: se})
 			},
 		})
 		if err != nil {
@@ -379,7 +443,12 @@ func produceWAT(ctx context.Context, paths []string, done map[string]fileDone, m
 				}
 				break
 			}
-			stopped = !send(watItem{file: path, record: p.Record, page: p})
+			sendRecord(watItem{record: p.Record, page: p})
+		}
+		if !stopped && readErr == nil {
+			if _, err := io.Copy(io.Discard, cr); err != nil { // the rest of the digest
+				readErr = fmt.Errorf("store: ingest WAT %s: %w", path, err)
+			}
 		}
 		f.Close()
 		if stopped {
@@ -388,7 +457,7 @@ func produceWAT(ctx context.Context, paths []string, done map[string]fileDone, m
 		if readErr != nil {
 			return readErr
 		}
-		if !send(watItem{file: path, record: r.Stats().Records, end: true}) {
+		if !send(watItem{file: path, record: end, end: true, at: cr.position()}) {
 			return ctx.Err()
 		}
 	}

@@ -52,6 +52,12 @@ func TestMeasureIngestWAT(t *testing.T) {
 	t.Logf("IngestWAT: %s", st)
 	t.Logf("%.0f records/s, %.0f link sources/s, %.0f link records/s, %.1f MB/s of gzip input; store file %.0f MB; peak resident %s",
 		float64(st.Records)/d, float64(st.Sources)/d, float64(st.Links)/d, float64(fi.Size())/1e6/d, float64(db.Size())/1e6, peakRSS())
+	// A rerun finds the file unchanged by reading it once (its digest).
+	again, err := s.IngestWAT(ctx, []string{*watFile}, store.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rerun on the unchanged file: %s", again)
 
 	// Backlinks of the targets with the most link sources.
 	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")

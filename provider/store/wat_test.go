@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/require"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/lexsig"
@@ -321,6 +322,216 @@ func TestIngestWATResume(t *testing.T) {
 	}
 }
 
+// watRef is the WAT fixture and what one ingest of it leaves in a new
+// store, for the tests that reach the same store by other ways.
+type watRef struct {
+	whole   []byte // the file
+	records int
+	links   store.LinkStats // LinkTotals
+	totals  store.Stats     // Totals
+}
+
+// newWATRef writes the WAT fixture and ingests it into a new store.
+func newWATRef(t *testing.T) watRef {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.wat.gz")
+	var ref watRef
+	ref.records = writeWATFixture(t, full)
+	var err error
+	ref.whole, err = os.ReadFile(full)
+	require.NoError(t, err)
+	s, err := store.Open(filepath.Join(dir, "ref.db"), nil)
+	require.NoError(t, err)
+	defer s.Close()
+	_, err = s.IngestWAT(ctx, []string{full}, store.IngestOptions{})
+	require.NoError(t, err)
+	ref.links, err = s.LinkTotals(ctx)
+	require.NoError(t, err)
+	ref.totals, err = s.Totals(ctx)
+	require.NoError(t, err)
+	return ref
+}
+
+// check checks that s holds what one ingest of the fixture leaves, and
+// that an ingest of the file at path, the fixture, finds it unchanged.
+func (ref watRef) check(t *testing.T, s *store.Store, path string) {
+	t.Helper()
+	ctx := context.Background()
+	links, err := s.LinkTotals(ctx)
+	require.NoError(t, err)
+	if diff := cmp.Diff(ref.links, links); diff != "" {
+		t.Errorf("LinkTotals (-one ingest +resumed):\n%s", diff)
+	}
+	totals, err := s.Totals(ctx)
+	require.NoError(t, err)
+	if diff := cmp.Diff(ref.totals, totals); diff != "" {
+		t.Errorf("Totals (-one ingest +resumed):\n%s", diff)
+	}
+	again, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+	require.NoError(t, err)
+	if diff := cmp.Diff(store.LinkStats{Resumed: ref.records}, again, ignoreLinkTime); diff != "" {
+		t.Errorf("ingest of the unchanged file (-want +got):\n%s", diff)
+	}
+}
+
+// TestWATResumeByContent is issue 12 item 8 for WAT files, as
+// TestWARCResumeByContent is for WARC files: resuming goes by the file's
+// content, not its name. A WAT file ingested while its download was cut
+// short, then completed, is read on from the record it broke at (it was
+// skipped as done), and the bad record recorded for the cut is gone; an
+// unchanged file is passed over; a file replaced by another at the same
+// path is read anew. LinkStats says what was read again.
+func TestWATResumeByContent(t *testing.T) {
+	ctx := context.Background()
+	ref := newWATRef(t)
+	dir := t.TempDir()
+	s, err := store.Open(filepath.Join(dir, "grown.db"), nil)
+	require.NoError(t, err)
+	defer s.Close()
+	path := filepath.Join(dir, "links.wat.gz")
+	require.NoError(t, os.WriteFile(path, ref.whole[:len(ref.whole)/2], 0o644))
+	cut, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{BatchSize: 2})
+	require.NoError(t, err)
+	if cut.Skipped[commoncrawl.ReasonBadRecord] != 1 || cut.Sources == 0 || cut.Sources >= ref.links.Sources {
+		t.Fatalf("ingest of the cut file = %v; want some link sources and the cut record bad", cut)
+	}
+
+	require.NoError(t, os.WriteFile(path, ref.whole, 0o644)) // the download completed
+	grown, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{BatchSize: 2})
+	require.NoError(t, err)
+	if grown.Sources+cut.Sources != ref.links.Sources || grown.Changed != 1 || grown.Resumed == 0 ||
+		grown.Resumed+grown.Records != ref.records || grown.Skipped[store.ReasonDuplicate] != 1 {
+		t.Errorf("ingest of the completed file = %v; want the %d other link sources, 1 changed file, "+
+			"the records done before resumed, the rest read, one duplicate (blog's later capture)", grown, ref.links.Sources-cut.Sources)
+	}
+	if !strings.Contains(grown.String(), "1 changed file read again") {
+		t.Errorf("summary %q does not say a changed file was read again", grown)
+	}
+	ref.check(t, s, path) // and the unchanged file is passed over
+
+	// Another crawl under the same name.
+	const other = "https://other.example/"
+	var buf bytes.Buffer
+	require.NoError(t, commoncrawl.NewWriter(&buf).WritePage(&commoncrawl.Page{
+		URI: other, Fetched: watFetched, Status: 200, Links: []commoncrawl.Link{{Target: gone, Anchor: "another crawl"}}}))
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+	replaced, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+	require.NoError(t, err)
+	if diff := cmp.Diff(store.LinkStats{
+		Sources: 1, Links: 1, Records: 2, Changed: 1, Skipped: map[string]int{commoncrawl.ReasonNotMetadata: 1}, // the warcinfo record
+	}, replaced, ignoreLinkTime); diff != "" {
+		t.Errorf("ingest of a replaced file (-want +got):\n%s", diff)
+	}
+	if ls, err := s.LinkSource(ctx, other); err != nil || ls.Source != "wat:"+path+"#1" {
+		t.Errorf("LinkSource(%q) after the replaced file = %+v, %v; want record 1 of %s", other, ls, err, path)
+	}
+}
+
+// TestWATResumeRows resumes WAT ingests from the progress rows other
+// runs left, then ingests the completed file: the store ends up as one
+// ingest of the whole file leaves it, whatever the row, and a further run
+// finds the file unchanged. A record found malformed is read again even
+// when the ingest was interrupted right after it; a row without a digest
+// (a store written before digests were recorded) is trusted for the
+// records it says are done.
+func TestWATResumeRows(t *testing.T) {
+	ctx := context.Background()
+	ref := newWATRef(t)
+	cutData := ref.whole[:len(ref.whole)/2]
+	cutRecords := func() int { // records handled in the cut file, the bad one included
+		p := filepath.Join(t.TempDir(), "cut.wat.gz")
+		require.NoError(t, os.WriteFile(p, cutData, 0o644))
+		s, err := store.Open(filepath.Join(t.TempDir(), "cut.db"), nil)
+		require.NoError(t, err)
+		defer s.Close()
+		st, err := s.IngestWAT(ctx, []string{p}, store.IngestOptions{})
+		require.NoError(t, err)
+		return st.Records
+	}()
+
+	// interrupt ingests data into s and cancels the ingest once n records
+	// are handled.
+	interrupt := func(t *testing.T, s *store.Store, path string, data []byte, n int) {
+		t.Helper()
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		_, err := s.IngestWAT(cctx, []string{path}, store.IngestOptions{BatchSize: 1, Progress: func(p store.Progress) {
+			if p.Files >= n {
+				cancel()
+			}
+		}})
+		require.ErrorIs(t, err, context.Canceled)
+	}
+	ingest := func(t *testing.T, s *store.Store, path string, data []byte) {
+		t.Helper()
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		_, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+		require.NoError(t, err)
+	}
+	tests := []struct {
+		name string
+		// setup leaves a progress row for the file at path in s.
+		setup func(t *testing.T, s *store.Store, path string)
+		// legacy turns the row into one without the digest.
+		legacy      bool
+		wantResumed int // records passed over when the completed file is ingested
+	}{
+		{name: "cut, interrupted after the bad record", setup: func(t *testing.T, s *store.Store, path string) {
+			interrupt(t, s, path, cutData, cutRecords)
+		}, wantResumed: cutRecords - 1},
+		{name: "cut, interrupted before the bad record", setup: func(t *testing.T, s *store.Store, path string) {
+			interrupt(t, s, path, cutData, cutRecords-1)
+		}, wantResumed: cutRecords - 1},
+		{name: "interrupted, no digest", legacy: true, setup: func(t *testing.T, s *store.Store, path string) {
+			interrupt(t, s, path, ref.whole, 4)
+		}, wantResumed: 4},
+		{name: "cut, no digest", legacy: true, setup: func(t *testing.T, s *store.Store, path string) {
+			ingest(t, s, path, cutData)
+		}, wantResumed: cutRecords - 1},
+		{name: "done, no digest", legacy: true, setup: func(t *testing.T, s *store.Store, path string) {
+			ingest(t, s, path, ref.whole)
+		}, wantResumed: ref.records},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "s.db")
+			path := filepath.Join(dir, "links.wat.gz")
+			s, err := store.Open(db, nil)
+			require.NoError(t, err)
+			tt.setup(t, s, path)
+			require.NoError(t, s.Close())
+			if tt.legacy {
+				raw, err := sql.Open("sqlite", db)
+				require.NoError(t, err)
+				// "next N H R" or "done N H R" becomes "next R" or "done R".
+				source := "wat:" + path
+				var row string
+				require.NoError(t, raw.QueryRow(`SELECT outcome FROM sources WHERE source = ?`, source).Scan(&row))
+				f := strings.Fields(row)
+				require.Len(t, f, 4, "progress row %q", row)
+				_, err = raw.Exec(`UPDATE sources SET outcome = ? WHERE source = ?`, f[0]+" "+f[3], source)
+				require.NoError(t, err)
+				require.NoError(t, raw.Close())
+			}
+			s, err = store.Open(db, nil)
+			require.NoError(t, err)
+			defer s.Close()
+
+			require.NoError(t, os.WriteFile(path, ref.whole, 0o644))
+			st, err := s.IngestWAT(ctx, []string{path}, store.IngestOptions{})
+			require.NoError(t, err)
+			if st.Resumed != tt.wantResumed || st.Resumed+st.Records != ref.records || st.Changed != 0 {
+				t.Errorf("ingest of the completed file = %v; want %d records resumed, the rest read, no changed file", st, tt.wantResumed)
+			}
+			ref.check(t, s, path)
+		})
+	}
+}
+
 // TestIngestWATBroken reads a file cut short and a file that is not WAT
 // beside a good one, and refuses a missing file.
 func TestIngestWATBroken(t *testing.T) {
@@ -441,9 +652,11 @@ func TestSchemaVersion1(t *testing.T) {
 func TestLinkStatsString(t *testing.T) {
 	st := watFixtureStats
 	st.Resumed = 4
+	st.Changed = 2
 	st.Duration = 1500 * time.Millisecond
 	want := "3 link sources, 7 link records from 9 WAT records, skipped: 1 bad-json, 1 duplicate, 1 no-links, " +
-		"1 not-metadata, 1 not-response, 1 page-in-store; links dropped: 1 self-link, 4 already ingested in 1.5s"
+		"1 not-metadata, 1 not-response, 1 page-in-store; links dropped: 1 self-link, 4 already ingested, " +
+		"2 changed files read again in 1.5s"
 	if got := st.String(); got != want {
 		t.Errorf("LinkStats.String() = %q, want %q", got, want)
 	}
