@@ -354,29 +354,28 @@ func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store
 		}
 		corpus = m.Name
 	}
-	s, err := store.Open(cfg.storePath, &store.Options{QueryCache: -1}) // Evaluate keeps its own
-	if err != nil {
-		return nil, nil, "", 0, err
-	}
-	pages, err := s.Totals(ctx)
-	if err != nil {
-		s.Close()
-		return nil, nil, "", 0, err
-	}
+	// Without a corpus to build it from, or without the corpus's files,
+	// the store is only read: it is never created or changed, and one
+	// whose ingest did not finish is refused (store.ErrIncomplete).
+	readOnly := &store.Options{QueryCache: -1, ReadOnly: true} // Evaluate keeps its own cache
 	if m == nil {
-		if pages.Pages == 0 {
-			s.Close()
-			return nil, nil, "", 0, fmt.Errorf("store %s holds no pages: give -corpus to build it", cfg.storePath)
+		s, err := store.Open(cfg.storePath, readOnly)
+		if err != nil {
+			return nil, nil, "", 0, fmt.Errorf("%w (give -corpus to build it)", err)
 		}
 		return s, m, corpus, 0, nil
 	}
 	if missing := missingRoots(m); len(missing) > 0 {
-		if pages.Pages > 0 {
-			fmt.Fprintf(stderr, "experiment: %d corpus directories are not on this machine (first: %s); using the store as it is\n", len(missing), missing[0])
-			return s, m, corpus, 0, nil
+		s, err := store.Open(cfg.storePath, readOnly)
+		if err != nil {
+			return nil, nil, "", 0, fmt.Errorf("the corpus is not installed (no %s): run scripts/install-corpus.sh %s as root", missing[0], cfg.manifest)
 		}
-		s.Close()
-		return nil, nil, "", 0, fmt.Errorf("the corpus is not installed (no %s): run scripts/install-corpus.sh %s as root", missing[0], cfg.manifest)
+		fmt.Fprintf(stderr, "experiment: %d corpus directories are not on this machine (first: %s); using the store as it is\n", len(missing), missing[0])
+		return s, m, corpus, 0, nil
+	}
+	s, err := store.Open(cfg.storePath, &store.Options{QueryCache: -1})
+	if err != nil {
+		return nil, nil, "", 0, err
 	}
 	start := time.Now()
 	p := ingestbar.New(stderr, "experiment: store")

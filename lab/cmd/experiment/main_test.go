@@ -347,3 +347,23 @@ func TestRunStaleStore(t *testing.T) {
 		t.Errorf("run on a stale store = %v, want an error naming its link rules and what to do", err)
 	}
 }
+
+// TestRunCreatesNoStore: without a corpus to build it from, the experiment
+// only reads its store: a missing store is an error and no file appears
+// (issue 12: read-only commands never create or change stores).
+func TestRunCreatesNoStore(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "relink.db")
+	cfg, err := parseFlags([]string{"-store", db, "-out", filepath.Join(dir, "out")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), cfg, io.Discard, io.Discard)
+	if !errors.Is(err, store.ErrNoStore) || !strings.Contains(err.Error(), "-corpus") {
+		t.Errorf("run without a store = %v, want store.ErrNoStore saying to give -corpus", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		t.Errorf("run without a store left %s", e.Name())
+	}
+}
