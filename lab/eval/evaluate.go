@@ -839,7 +839,8 @@ func (c *prefixCache) get(ctx context.Context, key string, limit int, ask func(i
 
 // searchCache is a lexsig.Searcher that searches each distinct query once
 // for the whole evaluation, asking for score.MaxRank results, and keeps
-// the answers as small integers.
+// the answers as small integers (the URIs and titles once each) and their
+// scores, which relink.Confidence reads.
 type searchCache struct {
 	s     lexsig.Searcher
 	asked atomic.Int64
@@ -851,9 +852,10 @@ type searchCache struct {
 }
 
 type queryEntry struct {
-	mu   sync.Mutex
-	done bool
-	ids  []int32
+	mu     sync.Mutex
+	done   bool
+	ids    []int32
+	scores []float64
 }
 
 func newSearchCache(s lexsig.Searcher) *searchCache {
@@ -888,8 +890,10 @@ func (c *searchCache) Search(ctx context.Context, q lexsig.Query, limit int) ([]
 		}
 		results = results[:min(len(results), score.MaxRank)]
 		e.ids = make([]int32, len(results))
+		e.scores = make([]float64, len(results))
 		c.mu.Lock()
 		for i, res := range results {
+			e.scores[i] = res.Score
 			id, ok := c.ids[res.URI]
 			if !ok {
 				id = int32(len(c.uris))
@@ -901,13 +905,13 @@ func (c *searchCache) Search(ctx context.Context, q lexsig.Query, limit int) ([]
 		c.mu.Unlock()
 		e.done = true
 	}
-	ids := e.ids
+	ids, scores := e.ids, e.scores
 	e.mu.Unlock()
 	out := make([]lexsig.Result, min(len(ids), limit))
 	c.mu.Lock()
 	for i := range out {
 		out[i] = c.uris[ids[i]]
-		out[i].Rank = i + 1
+		out[i].Rank, out[i].Score = i+1, scores[i]
 	}
 	c.mu.Unlock()
 	return out, nil
