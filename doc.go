@@ -28,11 +28,27 @@
 //	terms, _ := lexsig.Rank(ctx, tf, df)
 //	results, _ := searcher.Search(ctx, lexsig.Signature(terms).Top(4).Query(lexsig.Conjunctive), 10)
 //
-// The Finder runs these stages for one missing URI and returns the
-// candidates with an audit trail; Evaluate runs the paper's grid of methods
-// over many targets, fetching, filtering and parsing each backlink page and
-// running each distinct query once, and scores the results with package
-// score.
+// A Finder runs these stages for one missing URI with a Strategy and
+// returns the candidates, an audit trail of every backlink page (kept, or
+// why not) and a confidence that the first candidate is the page:
+//
+//	f := &relink.Finder{Backlinks: provider, Fetcher: fetcher, DF: df, Searcher: searcher}
+//	res, err := f.Find(ctx, "https://example.com/old/page.html")
+//	if errors.Is(err, relink.ErrNoQuery) {
+//		// no backlink gave a word: res.Backlinks says why
+//	}
+//	if err == nil && res.Found {
+//		fmt.Println(res.Candidates[0].URI, res.Confidence)
+//	}
+//
+// Find is the stages Clues (the neighborhood a Strategy needs, each page
+// inspected with Gather and Inspect), the Strategy's Find, and Answer (the
+// candidates without the missing URI and the pages that link to it, ranked
+// anew, with their Confidence). They are public, so that a program that
+// runs many finds (an experiment, a bulk repair) calls the same code with
+// caches around the providers; Finder.Pages keeps inspected pages across
+// finds. A Finder never panics on a caller's mistake: missing providers are
+// ErrProvider, a URI that is not http(s) ErrScheme.
 //
 // # Packages
 //
@@ -56,25 +72,29 @@
 //     replays them as a Fetcher.
 //   - [github.com/linkrot/relink/provider/web] fetches from the live web with
 //     retries, per-host politeness, robots.txt and size and time limits.
+//   - [github.com/linkrot/relink/provider/searchapi] runs the web search APIs
+//     (provider/google, brave, marginalia, mojeek, searxng) as Searchers.
 //
-// # Beyond the paper
+// # Methods
 //
-// A Strategy is a method of the project's own, run on the Clues of a missing
-// page (its URI, its gathered level-1 backlinks and, for some, an archived
-// copy): the backlinks' most used anchor text as a phrase (AnchorPhrase),
-// the dead URI's words (URLTerms), both combined (Combined), a Cascade that
-// stops at the first confident query, a Fusion of several queries' ranks,
-// and Rerank, which orders the top candidates by how much of the anchor
-// phrases their titles hold. Best returns the best that needs no archived
-// copy; set it as Finder.Strategy. ArchiveTitle and ArchiveSignature use an
-// archived copy (Clues.Archive, Finder.Archive). Evaluate runs Strategies
-// beside the paper's grid and reports each method's cost.
+// Paper is the paper's method, with its knobs (depth, backlinks, radius,
+// signature size, which links count); its zero value is the paper's best
+// setting. The project's own methods are Strategies too: the backlinks' most
+// used anchor text as a phrase (AnchorPhrase), the dead URI's words
+// (URLTerms), both combined (Combined), a Cascade that stops at the first
+// confident query, a Fusion of several queries' ranks, and Rerank, which
+// orders the top candidates by how much of the anchor phrases their titles
+// hold. Default (Best) is what a Finder uses when given none: Rerank over a
+// Fusion of five queries. ArchiveTitle and ArchiveSignature use an archived
+// copy of the page (Needs.Archive, Finder.Archive). Strategies lists them
+// all.
 //
 // # Programs
 //
-// The examples directory holds small programs built on these packages:
-// corpus builds a store, rediscover treats a URL as missing and finds it
-// again, signature computes a lexical signature from saved backlink pages,
-// soft404 runs the paper's soft-404 check on a live URL, and experiment
-// reproduces the paper's tables and figures.
+// The tool is cmd/relink (corpus, find, signature, soft404). The examples
+// directory holds small programs that show the library: a Finder over a
+// store, a Finder with the caller's own providers, a signature from saved
+// pages, and the soft-404 check. The paper's experiment, which runs every
+// method through a Finder's stages, lives in the nested module lab, outside
+// what go get downloads.
 package relink

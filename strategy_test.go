@@ -325,7 +325,7 @@ func TestArchiveStrategies(t *testing.T) {
 				t.Errorf("%s searched (-want +got):\n%s", tt.strategy.Name(), diff)
 			}
 			if !tt.strategy.Needs().Archive {
-				t.Errorf("%s.UsesArchive() = false", tt.strategy.Name())
+				t.Errorf("%s.Needs().Archive = false", tt.strategy.Name())
 			}
 		})
 	}

@@ -15,7 +15,7 @@ import (
 
 // devStore names a store built from the development corpus, e.g.
 //
-//	go run ./examples/corpus -manifest ../shared/bench/dev-corpus.json -store /tmp/dev.db
+//	go run ./cmd/relink corpus -manifest ../shared/bench/dev-corpus.json -store /tmp/dev.db
 //	go test -run Measure -v ./provider/store -devstore /tmp/dev.db
 //
 // Without it the measurements skip.
