@@ -1,6 +1,7 @@
 package relink
 
 import (
+	"container/list"
 	"context"
 	"fmt"
 	"sync"
@@ -97,31 +98,49 @@ type PageCache interface {
 	Inspect(ctx context.Context, uri string, inspect func(context.Context) *Inspection) *Inspection
 }
 
-// NewPageCache returns an in-memory PageCache that keeps every inspection
-// (pages kept whole, parsed) for its life and inspects each page once even
-// when many goroutines ask for it at the same time. Its memory grows with
-// the distinct pages inspected.
-func NewPageCache() *MemoryPageCache { return &MemoryPageCache{pages: map[string]*cachedPage{}} }
+// NewPageCache returns an in-memory PageCache that inspects each page once
+// even when many goroutines ask for it at the same time, and keeps the
+// inspections of at most about maxBytes of parsed pages
+// (backlink.Document.Size, plus a little for each page), dropping the
+// least recently used beyond that; a page dropped is inspected again when
+// it is asked for. maxBytes 0 or less keeps every inspection for the
+// cache's life.
+func NewPageCache(maxBytes int64) *MemoryPageCache {
+	return &MemoryPageCache{pages: map[string]*cachedPage{}, max: maxBytes, lru: list.New()}
+}
 
-// MemoryPageCache is the PageCache NewPageCache makes.
+// MemoryPageCache is the PageCache NewPageCache makes. It is safe for
+// concurrent use.
 type MemoryPageCache struct {
 	mu    sync.Mutex
 	pages map[string]*cachedPage
+	max   int64
+	bytes int64
+	lru   *list.List // of *cachedPage kept, most recently used first
 	n     atomic.Int64
+	drops atomic.Int64
 }
 
 type cachedPage struct {
-	mu sync.Mutex
-	in *Inspection
+	mu   sync.Mutex
+	uri  string
+	in   *Inspection
+	size int64
+	elem *list.Element // in lru, once kept
 }
+
+// pageOverhead is what an Inspection costs beyond its Document.
+const pageOverhead = 256
 
 // Inspect implements PageCache.
 func (c *MemoryPageCache) Inspect(ctx context.Context, uri string, inspect func(context.Context) *Inspection) *Inspection {
 	c.mu.Lock()
 	p := c.pages[uri]
 	if p == nil {
-		p = &cachedPage{}
+		p = &cachedPage{uri: uri}
 		c.pages[uri] = p
+	} else if p.elem != nil {
+		c.lru.MoveToFront(p.elem)
 	}
 	c.mu.Unlock()
 	p.mu.Lock()
@@ -130,32 +149,43 @@ func (c *MemoryPageCache) Inspect(ctx context.Context, uri string, inspect func(
 		return p.in
 	}
 	in := inspect(ctx)
-	if ctx.Err() == nil {
-		p.in = in
-		c.n.Add(1)
+	if ctx.Err() != nil {
+		return in
+	}
+	p.in = in
+	p.size = pageOverhead + int64(len(in.Reason))
+	if in.Doc != nil {
+		p.size += int64(in.Doc.Size())
+	}
+	c.n.Add(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pages[uri] != p {
+		return in // dropped meanwhile
+	}
+	p.elem = c.lru.PushFront(p)
+	c.bytes += p.size
+	for c.max > 0 && c.bytes > c.max && c.lru.Len() > 1 {
+		last := c.lru.Remove(c.lru.Back()).(*cachedPage)
+		delete(c.pages, last.uri)
+		c.bytes -= last.size
+		c.drops.Add(1)
 	}
 	return in
 }
 
-// Len returns the number of inspections kept.
+// Len returns the number of inspections made through the cache, those
+// dropped since included.
 func (c *MemoryPageCache) Len() int { return int(c.n.Load()) }
 
-// All calls yield for every inspection kept, in no particular order.
-func (c *MemoryPageCache) All(yield func(*Inspection) bool) {
+// Dropped returns how many inspections were dropped to keep to the budget.
+func (c *MemoryPageCache) Dropped() int { return int(c.drops.Load()) }
+
+// Bytes returns about how many bytes the kept inspections hold.
+func (c *MemoryPageCache) Bytes() int64 {
 	c.mu.Lock()
-	ps := make([]*cachedPage, 0, len(c.pages))
-	for _, p := range c.pages {
-		ps = append(ps, p)
-	}
-	c.mu.Unlock()
-	for _, p := range ps {
-		p.mu.Lock()
-		in := p.in
-		p.mu.Unlock()
-		if in != nil && !yield(in) {
-			return
-		}
-	}
+	defer c.mu.Unlock()
+	return c.bytes
 }
 
 // Inspect fetches the page at uri with the Finder's Fetcher, applies its

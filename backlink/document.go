@@ -2,6 +2,7 @@ package backlink
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/linkrot/relink/canon"
 )
@@ -92,4 +93,15 @@ func (d *Document) Words() []string {
 		out[i] = all[s.start:s.end]
 	}
 	return out
+}
+
+// Size returns about how many bytes of memory the Document holds: its
+// text, its words and its links. A cache of Documents can keep to a byte
+// budget by it.
+func (d *Document) Size() int {
+	n := len(d.text) + len(d.words)*int(unsafe.Sizeof(span{}))
+	for _, l := range d.links {
+		n += int(unsafe.Sizeof(l)) + len(l.URI) + len(l.Anchor) + len(l.Rel) + len(l.Fragment)
+	}
+	return n
 }

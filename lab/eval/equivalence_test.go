@@ -60,6 +60,11 @@ func TestEvaluateIsFind(t *testing.T) {
 			Strategies:        relink.Strategies(),
 			LeaveOutBacklinks: !keep,
 		}
+		if !keep {
+			// A page budget far below the corpus's pages: pages are
+			// dropped and inspected again, with the same outcomes.
+			ev.PageBudget = 1 << 20
+		}
 		rep, err := eval.Evaluate(ctx, ev)
 		require.NoError(t, err)
 
@@ -83,7 +88,7 @@ func TestEvaluateIsFind(t *testing.T) {
 			}
 		}
 		df := lexsig.NewCache(s)
-		pages := relink.NewPageCache()
+		pages := relink.NewPageCache(4 << 20)
 		var (
 			compared, found atomic.Int64
 			mu              sync.Mutex

@@ -321,6 +321,11 @@ type Evaluation struct {
 	// both: the paper's setting, where the page kept its URI in the
 	// engine and the paper counted whatever the engine answered.
 	LeaveOutMissing, LeaveOutBacklinks bool
+	// PageBudget bounds the bytes of parsed backlink pages kept for the
+	// whole evaluation (relink.NewPageCache); zero or less keeps every
+	// page. A page dropped is fetched, filtered and parsed again when a
+	// later target needs it: the results are the same, the time longer.
+	PageBudget int64
 	// Threshold is the confidence at or above which a method answers with
 	// its first candidate, for Report's answers (score.Run.Answer); zero
 	// means relink.DefaultThreshold.
@@ -352,16 +357,17 @@ type Evaluation struct {
 // (relink.Paper.Signature) and queries it at every size (Paper.Query), as
 // Paper.Find would at each size. Work is shared through caches around the
 // providers, never by computing anything another way: each backlink page
-// is inspected once for the whole evaluation (relink.NewPageCache: its
-// verdict does not depend on which target is missing, since views differ
-// only in the missing target), each URI's backlinks are asked once per
+// is inspected once for the whole evaluation, or once each time it comes
+// back after the page budget dropped it (relink.NewPageCache: its verdict
+// does not depend on which target is missing, since views differ only in
+// the missing target), each URI's backlinks are asked once per
 // target at the grid's largest count and cut for the smaller ones (a
 // Provider answers its best first), each term's DF is looked up once, and
 // each distinct query is searched once.
 //
-// Memory grows with the distinct backlink pages (each kept parsed for the
-// whole run) and the distinct queries (each result list kept as small
-// integers).
+// Memory grows with the distinct backlink pages kept parsed (all of them
+// unless PageBudget bounds them) and the distinct queries (each result
+// list kept as small integers, with its scores).
 //
 // Rejected backlink pages are outcomes, not errors, and so is a method
 // that finds nothing to search (relink.ErrNoQuery: rank 0). An error of a
@@ -394,7 +400,7 @@ func Evaluate(ctx context.Context, ev Evaluation) (*Report, error) {
 		ev:      &ev,
 		grid:    grid,
 		df:      df,
-		pages:   relink.NewPageCache(),
+		pages:   &recordedPages{c: relink.NewPageCache(ev.PageBudget), outcomes: map[string]string{}},
 		search:  newSearchCache(ev.Searcher),
 		reports: make([]TargetReport, len(targets)),
 		pre:     map[preKey]*preCounts{},
@@ -410,7 +416,7 @@ type run struct {
 	ev     *Evaluation
 	grid   Grid
 	df     *lexsig.Cache
-	pages  *relink.MemoryPageCache
+	pages  *recordedPages
 	search *searchCache
 
 	mu      sync.Mutex // guards pre
@@ -516,12 +522,9 @@ func (r *run) report() *Report {
 		n := float64(len(r.reports))
 		rep.Costs[name] = score.Cost{Lookups: c.Lookups / n, Searches: c.Searches / n, Fetches: c.Fetches / n}
 	}
-	outcomes := map[string]string{}
-	for in := range r.pages.All {
-		rep.Pages[in.Outcome()]++
-		if c, err := canon.Canonicalize(in.URI); err == nil {
-			outcomes[c] = in.Outcome()
-		}
+	outcomes := r.pages.outcomes
+	for _, o := range outcomes {
+		rep.Pages[o]++
 	}
 	for _, nav := range r.grid.Nav {
 		for level := 1; level <= slices.Max(r.grid.Depths); level++ {
@@ -785,6 +788,35 @@ func (t *targetRun) count(nav bool, c *relink.Clues) {
 		}
 		pc.occurrences[outcome]++
 	}
+}
+
+// recordedPages is a relink.PageCache that records the outcome of every
+// page inspected, by canonical URI, for Report.Pages and Preprocessing:
+// the cache itself may drop pages.
+type recordedPages struct {
+	c        *relink.MemoryPageCache
+	mu       sync.Mutex
+	outcomes map[string]string
+}
+
+// Inspect implements relink.PageCache.
+func (r *recordedPages) Inspect(ctx context.Context, uri string, inspect func(context.Context) *relink.Inspection) *relink.Inspection {
+	in := r.c.Inspect(ctx, uri, inspect)
+	if ctx.Err() == nil {
+		if c, err := canon.Canonicalize(uri); err == nil {
+			r.mu.Lock()
+			r.outcomes[c] = in.Outcome()
+			r.mu.Unlock()
+		}
+	}
+	return in
+}
+
+// Len returns the number of distinct pages inspected.
+func (r *recordedPages) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.outcomes)
 }
 
 // prefixCache is a backlink.Provider (and backlink.ContentProvider) that
