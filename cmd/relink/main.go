@@ -219,7 +219,7 @@ func fail(w io.Writer, prefix string, err error) int {
 	switch {
 	case errors.Is(err, context.Canceled):
 		msg = "interrupted: " + msg
-	case code == exitUsage:
+	case code == exitUsage && !strings.Contains(msg, "relink help"):
 		msg += " (see relink help)"
 	}
 	fmt.Fprintf(w, "%s: %s\n", prefix, oneLine(msg))
