@@ -3,7 +3,6 @@ package memento_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
 	"github.com/linkrot/relink/provider/memento"
 	"github.com/linkrot/relink/provider/web"
 )
@@ -162,16 +162,7 @@ func TestHostileArchive(t *testing.T) {
 		{
 			name: "endless body",
 			archive: func(self func() string) http.HandlerFunc {
-				return func(w http.ResponseWriter, r *http.Request) {
-					w.Header().Set("Content-Type", "text/html")
-					w.Header().Set("Memento-Datetime", "Thu, 30 Jun 2011 12:00:00 GMT")
-					chunk := []byte(strings.Repeat("<p>again</p>", 1000))
-					for r.Context().Err() == nil {
-						if _, err := w.Write(chunk); err != nil {
-							return
-						}
-					}
-				}
+				return apitest.Endless(http.Header{"Content-Type": {"text/html"}, "Memento-Datetime": {"Thu, 30 Jun 2011 12:00:00 GMT"}}, "", "<p>again</p>")
 			},
 			check: func(t *testing.T, p *filter.Page, err error) {
 				require.NoError(t, err)
@@ -182,13 +173,7 @@ func TestHostileArchive(t *testing.T) {
 		{
 			name: "hangs after the header",
 			archive: func(self func() string) http.HandlerFunc {
-				return func(w http.ResponseWriter, r *http.Request) {
-					w.Header().Set("Content-Type", "text/html")
-					w.WriteHeader(http.StatusOK)
-					fmt.Fprint(w, "<p>a start")
-					w.(http.Flusher).Flush()
-					<-r.Context().Done()
-				}
+				return apitest.HangAfterHeader("text/html", "<p>a start")
 			},
 			check: func(t *testing.T, p *filter.Page, err error) {
 				require.ErrorIs(t, err, web.ErrTimeout)
@@ -274,22 +259,9 @@ func TestHostileService(t *testing.T) {
 		{"redirect loop", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, r.URL.RequestURI(), http.StatusFound)
 		}, memento.ErrTooManyRedirects},
-		{"endless answer", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, `{"mementos": {"last": {"datetime": "2011-06-30T12:00:00Z", "uri": [`)
-			for r.Context().Err() == nil {
-				if _, err := io.WriteString(w, `"http://a.example/web/20110630120000/x",`); err != nil {
-					return
-				}
-			}
-		}, memento.ErrTooLarge},
-		{"hangs after the header", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusOK)
-			fmt.Fprint(w, `{"mementos": `)
-			w.(http.Flusher).Flush()
-			<-r.Context().Done()
-		}, memento.ErrTimeout},
+		{"endless answer", apitest.Endless(http.Header{"Content-Type": {"application/json"}},
+			`{"mementos": {"last": {"datetime": "2011-06-30T12:00:00Z", "uri": [`, `"http://a.example/web/20110630120000/x",`), memento.ErrTooLarge},
+		{"hangs after the header", apitest.HangAfterHeader("application/json", `{"mementos": `), memento.ErrTimeout},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/internal/apiclient/apitest"
 	"github.com/linkrot/relink/provider/wayback"
 	"github.com/linkrot/relink/provider/web"
 )
@@ -166,16 +167,8 @@ func TestHostileReplay(t *testing.T) {
 			},
 		},
 		{
-			name: "endless body",
-			replay: func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Memento-Datetime", "Mon, 06 Aug 2007 19:30:04 GMT")
-				chunk := []byte(strings.Repeat("<p>again</p>", 1000))
-				for r.Context().Err() == nil {
-					if _, err := w.Write(chunk); err != nil {
-						return
-					}
-				}
-			},
+			name:   "endless body",
+			replay: apitest.Endless(http.Header{"Memento-Datetime": {"Mon, 06 Aug 2007 19:30:04 GMT"}}, "", "<p>again</p>"),
 			check: func(t *testing.T, p *filter.Page, err error) {
 				require.NoError(t, err)
 				assert.Len(t, p.Body, 64<<10)
@@ -183,13 +176,8 @@ func TestHostileReplay(t *testing.T) {
 			},
 		},
 		{
-			name: "hangs after the header",
-			replay: func(w http.ResponseWriter, r *http.Request) {
-				w.WriteHeader(http.StatusOK)
-				fmt.Fprint(w, "<p>a start")
-				w.(http.Flusher).Flush()
-				<-r.Context().Done()
-			},
+			name:   "hangs after the header",
+			replay: apitest.HangAfterHeader("text/html", "<p>a start"),
 			check: func(t *testing.T, p *filter.Page, err error) {
 				require.ErrorIs(t, err, wayback.ErrTimeout)
 			},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -140,13 +141,7 @@ func (s Suite[C]) runHostile(t *testing.T, search searchFunc) {
 		}
 		fmt.Fprint(w, `"}]}`)
 	})
-	hangAfterHeaders := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		fmt.Fprint(w, `{"results":[`)
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	})
+	hangAfterHeaders := HangAfterHeader("application/json", `{"results":[`)
 	cut := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := httptest.NewRecorder()
 		s.Handler(good, Key).ServeHTTP(rec, r)
@@ -194,5 +189,36 @@ func (s Suite[C]) runHostile(t *testing.T, search searchFunc) {
 				}
 			}
 		})
+	}
+}
+
+// Endless answers 200 with header h, start, and then repeat written again
+// and again until the client stops reading: a body with no end, which a
+// client must cut at its size limit.
+func Endless(h http.Header, start, repeat string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range h {
+			w.Header()[k] = v
+		}
+		io.WriteString(w, start)
+		chunk := strings.Repeat(repeat, max(1, 4096/max(1, len(repeat))))
+		for r.Context().Err() == nil {
+			if _, err := io.WriteString(w, chunk); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// HangAfterHeader answers 200 with Content-Type ctype and the start of a
+// body, then sends nothing more until the client gives up: a client must
+// bound an attempt by its time limit.
+func HangAfterHeader(ctype, start string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, start)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
 	}
 }
