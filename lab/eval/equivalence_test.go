@@ -61,9 +61,9 @@ func TestEvaluateIsFind(t *testing.T) {
 			LeaveOutBacklinks: !keep,
 		}
 		if !keep {
-			// A page budget far below the corpus's pages: pages are
-			// dropped and inspected again, with the same outcomes.
-			ev.PageBudget = 1 << 20
+			// Budgets far below what the run reads: pages and answers
+			// are dropped and read again, with the same outcomes.
+			ev.PageBudget, ev.SearchBudget = 1<<20, 256<<10
 		}
 		rep, err := eval.Evaluate(ctx, ev)
 		require.NoError(t, err)

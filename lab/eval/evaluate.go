@@ -9,6 +9,7 @@ package eval
 
 import (
 	"cmp"
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -326,6 +327,11 @@ type Evaluation struct {
 	// page. A page dropped is fetched, filtered and parsed again when a
 	// later target needs it: the results are the same, the time longer.
 	PageBudget int64
+	// SearchBudget bounds the bytes of search answers kept for the whole
+	// evaluation; zero or less keeps every answer. A query dropped is
+	// searched again when a later method asks it: the results are the
+	// same, the time longer.
+	SearchBudget int64
 	// Threshold is the confidence at or above which a method answers with
 	// its first candidate, for Report's answers (score.Run.Answer); zero
 	// means relink.DefaultThreshold.
@@ -401,7 +407,7 @@ func Evaluate(ctx context.Context, ev Evaluation) (*Report, error) {
 		grid:    grid,
 		df:      df,
 		pages:   &recordedPages{c: relink.NewPageCache(ev.PageBudget), outcomes: map[string]string{}},
-		search:  newSearchCache(ev.Searcher),
+		search:  newSearchCache(ev.Searcher, ev.SearchBudget),
 		reports: make([]TargetReport, len(targets)),
 		pre:     map[preKey]*preCounts{},
 	}
@@ -872,33 +878,44 @@ func (c *prefixCache) get(ctx context.Context, key string, limit int, ask func(i
 // searchCache is a lexsig.Searcher that searches each distinct query once
 // for the whole evaluation, asking for score.MaxRank results, and keeps
 // the answers as small integers (the URIs and titles once each) and their
-// scores, which relink.Confidence reads.
+// scores, which relink.Confidence reads. With a budget it keeps the
+// answers of at most about max bytes, dropping the least recently used; a
+// query dropped is searched again when it is asked again.
 type searchCache struct {
 	s     lexsig.Searcher
 	asked atomic.Int64
+	max   int64
 
 	mu      sync.Mutex
 	queries map[string]*queryEntry
+	seen    map[string]bool  // every query searched, kept or dropped
 	ids     map[string]int32 // result URI → id
 	uris    []lexsig.Result  // id → URI and title
+	lru     *list.List       // of *queryEntry kept, most recently used first
+	bytes   int64
 }
 
 type queryEntry struct {
 	mu     sync.Mutex
+	key    string
 	done   bool
 	ids    []int32
 	scores []float64
+	elem   *list.Element
 }
 
-func newSearchCache(s lexsig.Searcher) *searchCache {
-	return &searchCache{s: s, queries: map[string]*queryEntry{}, ids: map[string]int32{}}
+// entryOverhead is what an answer costs beyond its ids and scores.
+const entryOverhead = 128
+
+func newSearchCache(s lexsig.Searcher, maxBytes int64) *searchCache {
+	return &searchCache{s: s, max: maxBytes, queries: map[string]*queryEntry{}, seen: map[string]bool{}, ids: map[string]int32{}, lru: list.New()}
 }
 
 // distinct returns the number of distinct queries searched.
 func (c *searchCache) distinct() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.queries)
+	return len(c.seen)
 }
 
 // Search implements lexsig.Searcher. A limit above score.MaxRank is read
@@ -909,8 +926,10 @@ func (c *searchCache) Search(ctx context.Context, q lexsig.Query, limit int) ([]
 	c.mu.Lock()
 	e := c.queries[key]
 	if e == nil {
-		e = &queryEntry{}
+		e = &queryEntry{key: key}
 		c.queries[key] = e
+	} else if e.elem != nil {
+		c.lru.MoveToFront(e.elem)
 	}
 	c.mu.Unlock()
 	e.mu.Lock()
@@ -934,8 +953,18 @@ func (c *searchCache) Search(ctx context.Context, q lexsig.Query, limit int) ([]
 			}
 			e.ids[i] = id
 		}
-		c.mu.Unlock()
 		e.done = true
+		c.seen[key] = true
+		if c.queries[key] == e {
+			e.elem = c.lru.PushFront(e)
+			c.bytes += e.size()
+			for c.max > 0 && c.bytes > c.max && c.lru.Len() > 1 {
+				last := c.lru.Remove(c.lru.Back()).(*queryEntry)
+				delete(c.queries, last.key)
+				c.bytes -= last.size()
+			}
+		}
+		c.mu.Unlock()
 	}
 	ids, scores := e.ids, e.scores
 	e.mu.Unlock()
@@ -947,4 +976,9 @@ func (c *searchCache) Search(ctx context.Context, q lexsig.Query, limit int) ([]
 	}
 	c.mu.Unlock()
 	return out, nil
+}
+
+// size is about how many bytes the entry's answer holds.
+func (e *queryEntry) size() int64 {
+	return entryOverhead + int64(len(e.key)) + 4*int64(len(e.ids)) + 8*int64(len(e.scores))
 }

@@ -72,7 +72,7 @@ type config struct {
 	targets                  int
 	seed                     uint64
 	workers                  int
-	pageBudget               int64
+	pageBudget, searchBudget int64
 	nav                      string
 	moved                    bool
 	deleted                  bool
@@ -109,6 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.out, "out", "results", "`DIR`ectory to write the results into")
 	fs.IntVar(&cfg.workers, "workers", 0, "targets evaluated at once (0: one per CPU)")
 	fs.Int64Var(&cfg.pageBudget, "page-budget", 0, "`MB` of parsed backlink pages kept for the whole run (0: every page); fewer means less memory and pages parsed again")
+	fs.Int64Var(&cfg.searchBudget, "search-budget", 0, "`MB` of search answers kept for the whole run (0: every answer); fewer means less memory and queries searched again")
 	fs.StringVar(&cfg.nav, "nav", "both", "navigation links: with (the paper's setting), without, or both")
 	fs.BoolVar(&cfg.moved, "moved", true, "also run the moved mode (the older form of -modes paper,moved)")
 	modes := fs.String("modes", "", "evaluation `LIST`, comma-separated: paper (always run: the paper's setting), moved (each target published at a new URI, its old one dead; needs -corpus and its files) and deleted (each target gone from the web and the index: the right answer is not found); default paper,moved,deleted")
@@ -146,8 +147,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, errors.New("-out must name a directory")
 	case cfg.targets < 1:
 		return nil, errors.New("-targets must be at least 1")
-	case cfg.pageBudget < 0:
-		return nil, errors.New("-page-budget must not be negative")
+	case cfg.pageBudget < 0 || cfg.searchBudget < 0:
+		return nil, errors.New("-page-budget and -search-budget must not be negative")
 	case cfg.workers < 0:
 		return nil, errors.New("-workers must not be negative")
 	case !slices.Contains([]string{"with", "without", "both"}, cfg.nav):
@@ -209,16 +210,17 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	// from the corpus, before it went missing or moved.
 	archive := func(ctx context.Context, t string) (*filter.Page, error) { return s.Fetch(ctx, t) }
 	ev := eval.Evaluation{
-		Targets:    uris,
-		Missing:    views(s),
-		DF:         s,
-		Searcher:   s,
-		Grid:       eval.Grid{Nav: cfg.navSettings()},
-		Workers:    cfg.workers,
-		PageBudget: cfg.pageBudget << 20,
-		Progress:   bar.update,
-		Strategies: relink.Strategies(),
-		Archive:    archive,
+		Targets:      uris,
+		Missing:      views(s),
+		DF:           s,
+		Searcher:     s,
+		Grid:         eval.Grid{Nav: cfg.navSettings()},
+		Workers:      cfg.workers,
+		PageBudget:   cfg.pageBudget << 20,
+		SearchBudget: cfg.searchBudget << 20,
+		Progress:     bar.update,
+		Strategies:   relink.Strategies(),
+		Archive:      archive,
 	}
 	rep, err := eval.Evaluate(ctx, ev)
 	bar.finish()
