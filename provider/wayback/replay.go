@@ -223,11 +223,12 @@ func (c *Client) parseReplay(from, loc string) (replayRef, bool) {
 
 // fixScheme restores the "//" that proxies and path cleaners collapse in an
 // original URI inside a replay path ("http:/example.com/"), and adds the
-// http scheme the archive leaves out for some URIs.
+// http scheme the archive leaves out for some URIs. A scheme is one in any
+// case ("HTTP:").
 func fixScheme(s string) string {
 	for _, scheme := range []string{"http:", "https:"} {
-		if rest, ok := strings.CutPrefix(s, scheme); ok {
-			return scheme + "//" + strings.TrimLeft(rest, "/")
+		if len(s) >= len(scheme) && strings.EqualFold(s[:len(scheme)], scheme) {
+			return scheme + "//" + strings.TrimLeft(s[len(scheme):], "/")
 		}
 	}
 	return "http://" + s
