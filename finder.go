@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -193,7 +194,7 @@ func (f *Finder) Find(ctx context.Context, uri string) (*Result, error) {
 	if f == nil {
 		return nil, fmt.Errorf("%w: nil Finder", ErrProvider)
 	}
-	if err := f.check(f.Searcher == nil, "Searcher"); err != nil {
+	if err := f.check(true); err != nil {
 		return nil, err
 	}
 	s := f.strategy()
@@ -208,9 +209,9 @@ func (f *Finder) Find(ctx context.Context, uri string) (*Result, error) {
 	return f.Answer(s, clues, o)
 }
 
-// check returns an ErrProvider error when f lacks what Clues needs, or
-// when missing (a further need of the caller's) holds.
-func (f *Finder) check(missing bool, what string) error {
+// check returns an ErrProvider error when f lacks a provider Clues needs,
+// or, with searcher, its Searcher.
+func (f *Finder) check(searcher bool) error {
 	var lack []string
 	if f.Backlinks == nil {
 		lack = append(lack, "Backlinks")
@@ -221,8 +222,8 @@ func (f *Finder) check(missing bool, what string) error {
 	if f.DF == nil {
 		lack = append(lack, "DF")
 	}
-	if missing {
-		lack = append(lack, what)
+	if searcher && f.Searcher == nil {
+		lack = append(lack, "Searcher")
 	}
 	if len(lack) > 0 {
 		return fmt.Errorf("%w: Finder has no %s", ErrProvider, strings.Join(lack, ", "))
@@ -247,7 +248,7 @@ func (f *Finder) Clues(ctx context.Context, uri string, n Needs) (*Clues, error)
 	if f == nil {
 		return nil, fmt.Errorf("%w: nil Finder", ErrProvider)
 	}
-	if err := f.check(false, ""); err != nil {
+	if err := f.check(false); err != nil {
 		return nil, err
 	}
 	target, err := canon.Canonicalize(uri)
@@ -285,9 +286,9 @@ func (f *Finder) Clues(ctx context.Context, uri string, n Needs) (*Clues, error)
 // Answer assembles the Result of strategy s on clues c from its Outcome
 // o, as Find does: the trail, the queries, and the candidates without the
 // missing URI and the level-1 backlink pages (unless the Finder keeps
-// them), cut to
-// Results and ranked anew from 1. When o holds no query it returns the
-// Result with an error wrapping ErrNoQuery that says why.
+// them), cut to Results and ranked anew from 1, with their Confidence. When
+// o holds no query it returns the Result with an error wrapping ErrNoQuery
+// that says why.
 func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
 	var words []int
 	if p, ok := s.(Paper); ok {
@@ -369,8 +370,8 @@ func traces(evidence []*Evidence) []Trace {
 
 // Gather inspects every backlink page concurrently (at most Concurrency at
 // once) and locates its links to the URI it was listed for (Backlink.Via,
-// or target when Via is empty, which the Evidence's Via then says). It returns one Evidence per backlink, in the
-// order given. With contentLinks, a page whose every such link is
+// or target when Via is empty, which the Evidence's Via then says). It
+// returns one Evidence per backlink, in the order given. With contentLinks, a page whose every such link is
 // navigation is not kept (FilterLink). A page that cannot be fetched but
 // whose provider gave its anchor texts (Backlink.Anchors) is kept with
 // those. It returns early with ctx.Err() when ctx is done.
@@ -410,30 +411,20 @@ func (f *Finder) gather(ctx context.Context, target string, l backlink.Backlink,
 		e.Filter, e.Reason = in.Filter, in.Reason
 		return e
 	}
-	via := l.Via
-	loc, err := in.Doc.Locate(via)
+	loc, err := in.Doc.Locate(l.Via)
 	if err != nil {
 		e.Filter, e.Reason = FilterLink, err.Error()
 		if errors.Is(err, backlink.ErrNoLink) {
-			e.Reason = "no link to " + via
+			e.Reason = "no link to " + l.Via
 		}
 		return e
 	}
-	if contentLinks && !hasContentLink(loc.Links()) {
-		e.Filter, e.Reason = FilterLink, "only navigation links to "+via
+	if contentLinks && !slices.ContainsFunc(loc.Links(), func(k backlink.Link) bool { return !k.Nav }) {
+		e.Filter, e.Reason = FilterLink, "only navigation links to "+l.Via
 		return e
 	}
 	e.Kept, e.located, e.page = true, loc, in
 	return e
-}
-
-func hasContentLink(ls []backlink.Link) bool {
-	for _, l := range ls {
-		if !l.Nav {
-			return true
-		}
-	}
-	return false
 }
 
 // Evidence is a backlink page that was inspected and located once, so that

@@ -785,9 +785,9 @@ func (t *targetRun) count(nav bool, c *relink.Clues) {
 			pc = &preCounts{pages: map[string]string{}, occurrences: map[string]int{}}
 			t.pre[key] = pc
 		}
-		outcome := cmp.Or(e.Filter, relink.OutcomeKept)
-		if e.Kept {
-			outcome = relink.OutcomeKept
+		outcome := relink.OutcomeKept
+		if !e.Kept {
+			outcome = e.Filter
 		}
 		if uri, err := canon.Canonicalize(e.URI); err == nil {
 			pc.pages[uri] = outcome
