@@ -48,10 +48,11 @@ func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOpti
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	moves, err := canonicalMoves(opts.Moves)
+	rel, err := newRelocations(opts.Moves, opts.Migrations)
 	if err != nil {
 		return Stats{}, err
 	}
+	rel.edit = opts.Edit
 	produce := func(ctx context.Context, emit func(job) bool, ps *produceState) error {
 		for _, f := range files {
 			src := "file:" + f.path
@@ -60,7 +61,7 @@ func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOpti
 				ps.read.Add(f.size)
 				continue
 			}
-			j := job{source: src, size: f.size, run: func() item { return mp.fileItem(f, maxSize, moves) }}
+			j := job{source: src, size: f.size, run: func() item { return mp.fileItem(f, maxSize, rel) }}
 			if !emit(j) {
 				return ctx.Err()
 			}
@@ -148,9 +149,9 @@ func walk(r *root, dir, rel string, seen map[string]bool, out []file) []file {
 	return out
 }
 
-// fileItem reads and parses one file; a page whose URI moves has its new
-// URI and address, and its links as they were.
-func (mp *mapper) fileItem(f file, maxSize int64, moves map[string]string) item {
+// fileItem reads and parses one file; a page that moves, alone or with its
+// site, has its new URI and address, and its links as rel says.
+func (mp *mapper) fileItem(f file, maxSize int64, rel *relocations) item {
 	if f.err != nil {
 		return skipped(ReasonUnreadable, f.err)
 	}
@@ -175,10 +176,16 @@ func (mp *mapper) fileItem(f file, maxSize int64, moves map[string]string) item 
 	if err != nil {
 		return skipped(ReasonBadURI, err)
 	}
+	if rel.edit != nil {
+		data = rel.edit(uri, data)
+	}
 	address := fc.public.String()
-	old := ""
-	if to, ok := moves[uri]; ok {
+	old, site := "", -1
+	if to, ok := rel.moves[uri]; ok {
 		old, uri, address = uri, to, to
+	} else if m, ok := rel.sites[uri]; ok {
+		old, site = uri, m.site
+		uri, address = m.to, m.to
 	}
 	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
 		// UTF-16 cannot be rewritten byte-wise: store it as UTF-8.
@@ -186,10 +193,19 @@ func (mp *mapper) fileItem(f file, maxSize int64, moves map[string]string) item 
 			return skipped(ReasonBadRecord, err)
 		}
 	}
+	follow := func(v string) string {
+		if site >= 0 {
+			return rel.follow(v, site)
+		}
+		if old != "" {
+			return followMove(v, old, address)
+		}
+		return v
+	}
 	rewrite := func(href string) (string, bool) {
 		v, kind := mp.resolve(fc, href)
-		if old != "" && kind == hrefWeb {
-			v = followMove(v, old, address)
+		if kind == hrefWeb {
+			v = follow(v)
 		}
 		return v, kind != hrefKeep
 	}
@@ -207,10 +223,7 @@ func (mp *mapper) fileItem(f file, maxSize int64, moves map[string]string) item 
 			if kind != hrefWeb {
 				return "", false
 			}
-			if old != "" {
-				v = followMove(v, old, address)
-			}
-			c, err := canon.Canonicalize(v)
+			c, err := canon.Canonicalize(follow(v))
 			return c, err == nil
 		},
 	})
@@ -225,27 +238,82 @@ func followMove(v, old, address string) string {
 	if err != nil || c != old {
 		return v
 	}
+	return withFragment(address, v)
+}
+
+// withFragment returns address with the fragment of v, if v has one.
+func withFragment(address, v string) string {
 	if i := strings.IndexByte(v, '#'); i >= 0 {
 		return address + v[i:]
 	}
 	return address
 }
 
-// canonicalMoves returns IngestOptions.Moves with both sides canonical.
-func canonicalMoves(moves map[string]string) (map[string]string, error) {
-	out := make(map[string]string, len(moves))
-	for from, to := range moves {
-		f, err := canon.Canonicalize(from)
+// relocations are the pages of an ingest published elsewhere than their
+// files map to (IngestOptions.Moves and Migrations), and its Edit.
+type relocations struct {
+	moves map[string]string    // canonical old URI → canonical new URI
+	sites map[string]migration // canonical old URI → its site's move
+	edit  func(uri string, page []byte) []byte
+}
+
+// migration is where one page of a migrated site goes.
+type migration struct {
+	to   string // canonical new URI
+	site int    // index in IngestOptions.Migrations
+}
+
+// newRelocations canonicalizes moves and migrations.
+func newRelocations(moves map[string]string, migrations []Migration) (*relocations, error) {
+	rel := &relocations{moves: make(map[string]string, len(moves)), sites: map[string]migration{}}
+	canonical := func(what, uri string) (string, error) {
+		c, err := canon.Canonicalize(uri)
 		if err != nil {
-			return nil, fmt.Errorf("store: move from %q: %w", from, err)
+			return "", fmt.Errorf("store: %s %q: %w", what, uri, err)
 		}
-		t, err := canon.Canonicalize(to)
-		if err != nil {
-			return nil, fmt.Errorf("store: move to %q: %w", to, err)
-		}
-		out[f] = t
+		return c, nil
 	}
-	return out, nil
+	for from, to := range moves {
+		f, err := canonical("move from", from)
+		if err != nil {
+			return nil, err
+		}
+		if rel.moves[f], err = canonical("move to", to); err != nil {
+			return nil, err
+		}
+	}
+	for i, m := range migrations {
+		for from, to := range m {
+			f, err := canonical("migration from", from)
+			if err != nil {
+				return nil, err
+			}
+			t, err := canonical("migration to", to)
+			if err != nil {
+				return nil, err
+			}
+			if prev, ok := rel.sites[f]; ok && prev.site != i {
+				return nil, fmt.Errorf("store: %s is in migrations %d and %d", f, prev.site, i)
+			}
+			rel.sites[f] = migration{to: t, site: i}
+		}
+	}
+	return rel, nil
+}
+
+// follow returns the link v of a page of migration site as the migrated
+// site has it: a link to another page of the same migration goes to that
+// page's new URI, fragment kept; other links stay as written.
+func (rel *relocations) follow(v string, site int) string {
+	c, err := canon.Canonicalize(v)
+	if err != nil {
+		return v
+	}
+	m, ok := rel.sites[c]
+	if !ok || m.site != site {
+		return v
+	}
+	return withFragment(m.to, v)
 }
 
 // fileReason returns why the bytes of a file named like HTML are not a

@@ -96,7 +96,28 @@ type IngestOptions struct {
 	// move with it. Keys and values are canonicalized; one that cannot be is an
 	// error. IngestManifest and IngestDir apply it; IngestWARC ignores it.
 	Moves map[string]string
+	// Migrations, when not nil, move whole sites, as a site that is
+	// reorganised moves all its pages at once by one rule: every page
+	// whose URI is a key of a Migration is published at its value, and its
+	// links to the pages of the same Migration follow them (the site
+	// updated its own links, fragments kept), while every other page keeps
+	// its links to the old URIs, which answer 404 (the experiment's
+	// "migrated" mode). A page in Moves is not migrated. Keys and values
+	// are canonicalized; one that cannot be, or a URI in two Migrations, is
+	// an error. IngestManifest and IngestDir apply them; IngestWARC ignores
+	// them.
+	Migrations []Migration
+	// Edit, when not nil, is given the bytes of each page of a manifest
+	// with the page's canonical URI (where its file maps to, before Moves
+	// and Migrations) and returns the bytes to store instead: the
+	// experiment's "edited" mode changes a page's text this way. It is
+	// called from several goroutines at once. IngestWARC ignores it.
+	Edit func(uri string, page []byte) []byte
 }
+
+// A Migration maps the canonical URIs of one site's pages to their new
+// URIs (IngestOptions.Migrations).
+type Migration map[string]string
 
 // Progress is the state of an ingest.
 type Progress struct {

@@ -1,8 +1,11 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -107,5 +110,97 @@ func TestIngestMoves(t *testing.T) {
 	}
 	if _, err := s.IngestManifest(ctx, m, store.IngestOptions{Moves: map[string]string{fi: "not a URI"}}); err == nil {
 		t.Error("IngestManifest with a move to a relative URI: no error")
+	}
+}
+
+// TestIngestMigrations checks IngestOptions.Migrations, the experiment's
+// "migrated" mode: every page of the file site moves to a new host, its
+// pages link to one another at their new URIs, every old URI answers 404,
+// and the other site keeps its links to the old URIs.
+func TestIngestMigrations(t *testing.T) {
+	ctx := context.Background()
+	_, m := store.FixtureWeb(t)
+	s, err := store.Open(filepath.Join(t.TempDir(), "migrated.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const host = "https://manual.example.com/"
+	moved := func(uri string) string { return host + uri[len("https://files.example.org/"):] }
+	site := store.Migration{}
+	for _, u := range []string{f0, fg, fi, fa} {
+		site[u] = moved(u)
+	}
+	st, err := s.IngestManifest(ctx, m, store.IngestOptions{Migrations: []store.Migration{site}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Pages != fixtureStats.Pages {
+		t.Errorf("IngestManifest with a migration: %d pages, want %d", st.Pages, fixtureStats.Pages)
+	}
+	for _, u := range []string{f0, fg, fi, fa} {
+		if p, err := s.Fetch(ctx, u); err != nil || p.Status != 404 {
+			t.Errorf("Fetch(%s): %v, %v; want the old URI to answer 404", u, p, err)
+		}
+		if p, err := s.Fetch(ctx, moved(u)); err != nil || p.Status != 200 {
+			t.Errorf("Fetch(%s): %v, %v; want the new URI to answer 200", moved(u), p, err)
+		}
+	}
+	linksOf := func(uri string) []string {
+		links, err := s.Links(ctx, uri)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, l := range links {
+			out = append(out, l.URI)
+		}
+		return out
+	}
+	intro := linksOf(moved(fi))
+	if !slices.Contains(intro, moved(f0)) || slices.Contains(intro, f0) {
+		t.Errorf("the migrated intro links to %v: want its site's start at its new URI %s, not the old", intro, moved(f0))
+	}
+	if !slices.Contains(intro, dt) {
+		t.Errorf("the migrated intro links to %v: want the other site's %s as written", intro, dt)
+	}
+	if tut := linksOf(dt); !slices.Contains(tut, fi) || slices.Contains(tut, moved(fi)) {
+		t.Errorf("the other site's tutorial links to %v: want the old URI %s kept", tut, fi)
+	}
+	if _, err := s.IngestManifest(ctx, m, store.IngestOptions{Migrations: []store.Migration{{fi: "a"}, {fi: "b"}}}); err == nil {
+		t.Error("IngestManifest with a page in two migrations: no error")
+	}
+}
+
+// TestIngestEdit checks IngestOptions.Edit: the page stored is the one the
+// edit returns, under the URI its file maps to.
+func TestIngestEdit(t *testing.T) {
+	ctx := context.Background()
+	_, m := store.FixtureWeb(t)
+	s, err := store.Open(filepath.Join(t.TempDir(), "edited.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var seen sync.Map
+	edit := func(uri string, page []byte) []byte {
+		seen.Store(uri, true)
+		if uri != dt {
+			return page
+		}
+		return bytes.Replace(page, []byte("<title>"), []byte("<title>Rewritten zebracrossing "), 1)
+	}
+	if _, err := s.IngestManifest(ctx, m, store.IngestOptions{Edit: edit}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := seen.Load(fi); !ok {
+		t.Errorf("Edit was not given %s", fi)
+	}
+	res, err := s.Search(ctx, lexsig.Query{Terms: []string{"zebracrossing"}}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultURIs(res); !slices.Equal(got, []string{dt}) {
+		t.Errorf("Search(zebracrossing) = %v, want [%s]: the edited page alone", got, dt)
 	}
 }
