@@ -143,6 +143,10 @@ type Trace struct {
 	// Inspection.Fetches), whether this Find made them or a PageCache
 	// kept their outcome.
 	Fetches int
+	// Archived reports that the page is gone from the web and its words
+	// came from its archived copy (Needs.ArchivedBacklinks); Reason says
+	// how it was gone.
+	Archived bool
 }
 
 // Result is the outcome of one rediscovery.
@@ -266,7 +270,7 @@ func (f *Finder) Clues(ctx context.Context, uri string, n Needs) (*Clues, error)
 	if err != nil {
 		return nil, fmt.Errorf("relink: backlinks of %s: %w", target, err)
 	}
-	evidence, err := f.Gather(ctx, target, links, n.ContentLinks)
+	evidence, err := f.Gather(ctx, target, links, n)
 	if err != nil {
 		return nil, err
 	}
@@ -370,18 +374,21 @@ func traces(evidence []*Evidence) []Trace {
 
 // Gather inspects every backlink page concurrently (at most Concurrency at
 // once) and locates its links to the URI it was listed for (Backlink.Via,
-// or target when Via is empty, which the Evidence's Via then says). It
-// returns one Evidence per backlink, in the order given. With contentLinks, a page whose every such link is
-// navigation is not kept (FilterLink). A page that cannot be fetched but
-// whose provider gave its anchor texts (Backlink.Anchors) is kept with
-// those. It returns early with ctx.Err() when ctx is done.
-func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Backlink, contentLinks bool) ([]*Evidence, error) {
+// or target when Via is empty, which the Evidence's Via then says), as a
+// strategy with needs n wants them. It returns one Evidence per backlink,
+// in the order given. With n.ContentLinks, a page whose every such link is
+// navigation is not kept (FilterLink). With n.ArchivedBacklinks and an
+// Archive, a page that is gone (no answer, or an HTTP error status) is read
+// from its archived copy (Trace.Archived). A page that cannot be had either
+// way but whose provider gave its anchor texts (Backlink.Anchors) is kept
+// with those. It returns early with ctx.Err() when ctx is done.
+func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Backlink, n Needs) ([]*Evidence, error) {
 	if f.Fetcher == nil {
 		return nil, fmt.Errorf("%w: Finder has no Fetcher", ErrProvider)
 	}
 	out := make([]*Evidence, len(links))
 	err := par.Do(ctx, len(links), f.concurrency(), func(ctx context.Context, i int) error {
-		out[i] = f.gather(ctx, target, links[i], contentLinks)
+		out[i] = f.gather(ctx, target, links[i], n)
 		return nil
 	})
 	if err != nil {
@@ -391,14 +398,23 @@ func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Bac
 }
 
 // gather inspects and locates one backlink page.
-func (f *Finder) gather(ctx context.Context, target string, l backlink.Backlink, contentLinks bool) *Evidence {
+func (f *Finder) gather(ctx context.Context, target string, l backlink.Backlink, n Needs) *Evidence {
 	if l.Via == "" {
 		l.Via = target
 	}
 	e := &Evidence{Trace: Trace{Backlink: l}}
 	in := f.Inspect(ctx, l.URI)
 	e.Fetches = in.Fetches
-	if in.Filter == FilterFetch || in.Filter == filter.FilterStatus {
+	if gone(in) && n.ArchivedBacklinks && f.Archive != nil && ctx.Err() == nil {
+		old := f.InspectArchived(ctx, l.URI)
+		e.Fetches += old.Fetches
+		if old.Kept {
+			why := in.Reason
+			in = old
+			e.Archived, e.Reason = true, "gone from the web ("+why+"); read from the archive"
+		}
+	}
+	if gone(in) {
 		if len(l.Anchors) > 0 && ctx.Err() == nil {
 			// A link record without a copy of the page: its anchor texts
 			// are all there is, and no filter can judge a page not seen.
@@ -419,12 +435,18 @@ func (f *Finder) gather(ctx context.Context, target string, l backlink.Backlink,
 		}
 		return e
 	}
-	if contentLinks && !slices.ContainsFunc(loc.Links(), func(k backlink.Link) bool { return !k.Nav }) {
+	if n.ContentLinks && !slices.ContainsFunc(loc.Links(), func(k backlink.Link) bool { return !k.Nav }) {
 		e.Filter, e.Reason = FilterLink, "only navigation links to "+l.Via
 		return e
 	}
 	e.Kept, e.located, e.page = true, loc, in
 	return e
+}
+
+// gone reports whether an inspection found no page: no answer at all, or an
+// HTTP error status.
+func gone(in *Inspection) bool {
+	return in.Filter == FilterFetch || in.Filter == filter.FilterStatus
 }
 
 // Evidence is a backlink page that was inspected and located once, so that

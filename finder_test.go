@@ -347,3 +347,48 @@ func TestFinderCutInTrail(t *testing.T) {
 	assert.LessOrEqual(t, res.Backlinks[0].Words, backlink.MaxDrawn(40000+100))
 	assert.NotContains(t, res.Backlinks[1].Reason, relink.CutReason, "an ordinary page")
 }
+
+// TestFinderArchivedBacklinks checks Needs.ArchivedBacklinks: a backlink
+// page that is gone from the web (e.example answers 404) is read from the
+// Finder's Archive by a strategy that asks for it, and kept with the
+// archive's words, while the paper's method, which fetches live as the
+// paper did, records it as gone.
+func TestFinderArchivedBacklinks(t *testing.T) {
+	const old = `<html><body>` + filler + `<p>The <a href="https://example.org/guides/sourdough-starter">levain maintenance handbook</a>.</p></body></html>`
+	archived := 0
+	archive := filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
+		archived++
+		if uri != "https://e.example/gone" {
+			return &filter.Page{URI: uri, Status: http.StatusNotFound}, nil
+		}
+		return &filter.Page{URI: uri, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(old)}, nil
+	})
+	trail := func(t *testing.T, s relink.Strategy) (relink.Trace, *relink.Result) {
+		t.Helper()
+		f, _ := fakeFinder(t)
+		f.Archive, f.Strategy = archive, s
+		f.DF.(*lexsig.MemDF).Set("levain", 3)
+		f.Pages = relink.NewPageCache(0)
+		res, err := f.Find(context.Background(), target)
+		require.NoError(t, err)
+		for _, b := range res.Backlinks {
+			if b.URI == "https://e.example/gone" {
+				return b, res
+			}
+		}
+		t.Fatalf("%s: no trace of the gone page in %+v", s.Name(), res.Backlinks)
+		return relink.Trace{}, nil
+	}
+	b, res := trail(t, relink.Paper{})
+	assert.False(t, b.Kept || b.Archived, "paper: the gone page was kept: %+v", b)
+	assert.Equal(t, filter.FilterStatus, b.Filter)
+	assert.NotContains(t, res.Query.Terms, "levain")
+	assert.Zero(t, archived, "paper: the archive was asked")
+
+	b, res = trail(t, relink.Combined{Size: 7})
+	assert.True(t, b.Kept && b.Archived, "combined: the gone page was not read from the archive: %+v", b)
+	assert.Contains(t, b.Reason, "read from the archive")
+	assert.Contains(t, res.Query.Terms, "levain")
+	// d.example/nolink answers 200 without a link: not gone, not archived.
+	assert.Equal(t, 1, archived, "the archive was asked for more than the gone page")
+}

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unique"
@@ -91,11 +92,12 @@ func (in *Inspection) count(loc *backlink.Located) {
 
 // PageCache keeps the inspections of backlink pages across finds.
 type PageCache interface {
-	// Inspect returns the inspection of the page at uri, calling inspect
-	// to make it when none is kept. An inspection that ended because ctx
-	// was done must not be kept. Implementations must be safe for
-	// concurrent use.
-	Inspect(ctx context.Context, uri string, inspect func(context.Context) *Inspection) *Inspection
+	// Inspect returns the inspection kept under key, calling inspect to
+	// make it when none is kept. The key is the page's URI, or
+	// ArchivedKey of it for the page's archived copy. An inspection that
+	// ended because ctx was done must not be kept. Implementations must
+	// be safe for concurrent use.
+	Inspect(ctx context.Context, key string, inspect func(context.Context) *Inspection) *Inspection
 }
 
 // NewPageCache returns an in-memory PageCache that inspects each page once
@@ -194,14 +196,33 @@ func (c *MemoryPageCache) Bytes() int64 {
 // that fails, or answers no page at all, is an Inspection with Filter
 // FilterFetch, not an error. It goes through Pages when the Finder has one.
 func (f *Finder) Inspect(ctx context.Context, uri string) *Inspection {
-	if f.Pages != nil {
-		return f.Pages.Inspect(ctx, uri, func(ctx context.Context) *Inspection { return f.inspectNow(ctx, uri) })
-	}
-	return f.inspectNow(ctx, uri)
+	return f.inspect(ctx, uri, uri, f.Fetcher, true)
 }
 
-// inspectNow is Inspect without the cache.
-func (f *Finder) inspectNow(ctx context.Context, uri string) *Inspection {
+// InspectArchived is Inspect of the archived copy of the page at uri,
+// fetched with the Finder's Archive; the soft-404 filter is not applied,
+// since an archive answers with what it captured. It goes through Pages
+// under the key ArchivedKey(uri).
+func (f *Finder) InspectArchived(ctx context.Context, uri string) *Inspection {
+	return f.inspect(ctx, ArchivedKey(uri), uri, f.Archive, false)
+}
+
+// ArchivedKey is the key under which a PageCache keeps the inspection of the
+// archived copy of the page at uri: uri prefixed with "archived:", which is
+// no URI a page has.
+func ArchivedKey(uri string) string { return "archived:" + uri }
+
+// inspect runs inspectNow through Pages, under key.
+func (f *Finder) inspect(ctx context.Context, key, uri string, fetcher filter.Fetcher, probes bool) *Inspection {
+	if f.Pages != nil {
+		return f.Pages.Inspect(ctx, key, func(ctx context.Context) *Inspection { return f.inspectNow(ctx, uri, fetcher, probes) })
+	}
+	return f.inspectNow(ctx, uri, fetcher, probes)
+}
+
+// inspectNow is Inspect without the cache, with fetcher, and the soft-404
+// probes only when probes is true.
+func (f *Finder) inspectNow(ctx context.Context, uri string, fetcher filter.Fetcher, probes bool) *Inspection {
 	in := &Inspection{URI: uri}
 	var n atomic.Int64
 	counted := func(fe filter.Fetcher) filter.Fetcher {
@@ -211,16 +232,21 @@ func (f *Finder) inspectNow(ctx context.Context, uri string) *Inspection {
 		})
 	}
 	defer func() { in.Fetches = int(n.Load()) }()
-	if f.Fetcher == nil {
+	if fetcher == nil {
 		in.Filter, in.Reason = FilterFetch, "no Fetcher"
 		return in
 	}
 	fs := f.Filters
-	if fs.Fetcher == nil {
+	switch {
+	case !probes:
+		fs.Disabled = append(slices.Clip(fs.Disabled), filter.FilterSoft404)
+	case fs.Fetcher == nil:
 		fs.Fetcher = f.Fetcher
 	}
-	fs.Fetcher = counted(fs.Fetcher)
-	page, err := counted(f.Fetcher).Fetch(ctx, uri)
+	if fs.Fetcher != nil {
+		fs.Fetcher = counted(fs.Fetcher)
+	}
+	page, err := counted(fetcher).Fetch(ctx, uri)
 	switch {
 	case err != nil:
 		in.Filter, in.Reason = FilterFetch, err.Error()

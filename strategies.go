@@ -56,8 +56,9 @@ func (s URLTerms) Name() string {
 // Terms returns the signature size.
 func (s URLTerms) Terms() int { return orDefault(s.Size, DefaultTerms) }
 
-// Needs returns the default neighborhood: level 1, DefaultBacklinks.
-func (URLTerms) Needs() Needs { return Needs{} }
+// Needs returns the default neighborhood: level 1, DefaultBacklinks, and
+// backlink pages that are gone read from their archived copies.
+func (URLTerms) Needs() Needs { return Needs{ArchivedBacklinks: true} }
 
 // Find searches the URI's words.
 func (s URLTerms) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -75,8 +76,9 @@ func (AnchorPhrase) Name() string { return "phrase" }
 // Terms returns 0: the phrase has as many words as the anchor.
 func (AnchorPhrase) Terms() int { return 0 }
 
-// Needs returns the default neighborhood: level 1, DefaultBacklinks.
-func (AnchorPhrase) Needs() Needs { return Needs{} }
+// Needs returns the default neighborhood: level 1, DefaultBacklinks, and
+// backlink pages that are gone read from their archived copies.
+func (AnchorPhrase) Needs() Needs { return Needs{ArchivedBacklinks: true} }
 
 // Find searches the phrase.
 func (AnchorPhrase) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
@@ -106,8 +108,9 @@ func (s Combined) Name() string {
 // Terms returns the signature size.
 func (s Combined) Terms() int { return orDefault(s.Size, DefaultTerms) }
 
-// Needs returns the default neighborhood: level 1, DefaultBacklinks.
-func (Combined) Needs() Needs { return Needs{} }
+// Needs returns the default neighborhood: level 1, DefaultBacklinks, and
+// backlink pages that are gone read from their archived copies.
+func (Combined) Needs() Needs { return Needs{ArchivedBacklinks: true} }
 
 // Find searches the combined signature.
 func (s Combined) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {

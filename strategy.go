@@ -113,6 +113,13 @@ type Needs struct {
 	ContentLinks bool
 	// Archive asks for the page's archived copy (Finder.Archive).
 	Archive bool
+	// ArchivedBacklinks asks for a backlink page that is gone from the
+	// web (no answer, or an HTTP error status) to be read from its
+	// archived copy (Finder.Archive) instead: when a site reorganises,
+	// its own old pages that linked to the missing page are gone too, and
+	// their links live on only in old copies. The paper's method fetches
+	// its backlink pages live, as the paper did.
+	ArchivedBacklinks bool
 }
 
 // union returns the needs that satisfy both n and o.
@@ -122,6 +129,8 @@ func (n Needs) union(o Needs) Needs {
 		Backlinks:    max(orDefault(n.Backlinks, DefaultBacklinks), orDefault(o.Backlinks, DefaultBacklinks)),
 		ContentLinks: n.ContentLinks && o.ContentLinks,
 		Archive:      n.Archive || o.Archive,
+
+		ArchivedBacklinks: n.ArchivedBacklinks || o.ArchivedBacklinks,
 	}
 }
 

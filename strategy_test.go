@@ -23,7 +23,7 @@ func clues(t *testing.T) *relink.Clues {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := f.Gather(context.Background(), target, links, false)
+	ev, err := f.Gather(context.Background(), target, links, relink.Needs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +420,7 @@ func cluesFrom(t *testing.T, pages map[string]string) func(links ...backlink.Bac
 	})
 	return func(links ...backlink.Backlink) *relink.Clues {
 		t.Helper()
-		ev, err := f.Gather(context.Background(), target, links, false)
+		ev, err := f.Gather(context.Background(), target, links, relink.Needs{})
 		if err != nil {
 			t.Fatal(err)
 		}
