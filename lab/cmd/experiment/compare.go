@@ -35,11 +35,8 @@ type mode struct {
 // modes returns the modes that ran.
 func (res *results) modes() []mode {
 	out := []mode{{title: "paper (the page keeps its URI)", report: res.report}}
-	if res.moved != nil {
-		out = append(out, mode{name: "moved", title: "moved (the page has a new URI)", report: res.moved})
-	}
-	if res.deleted != nil {
-		out = append(out, mode{name: "deleted", title: "deleted (the page is gone: the right answer is not found)", report: res.deleted})
+	for _, m := range res.modeRuns {
+		out = append(out, mode{name: m.name, title: modeTitles[m.name], report: m.report})
 	}
 	return out
 }

@@ -41,14 +41,11 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -74,8 +71,7 @@ type config struct {
 	workers                  int
 	pageBudget, searchBudget int64
 	nav                      string
-	moved                    bool
-	deleted                  bool
+	modes                    []string // the modes besides the paper's, in allModes order
 	cpuProfile               string
 	args                     []string
 }
@@ -111,8 +107,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Int64Var(&cfg.pageBudget, "page-budget", 0, "`MB` of parsed backlink pages kept for the whole run (0: every page); fewer means less memory and pages parsed again")
 	fs.Int64Var(&cfg.searchBudget, "search-budget", 0, "`MB` of search answers kept for the whole run (0: every answer); fewer means less memory and queries searched again")
 	fs.StringVar(&cfg.nav, "nav", "both", "navigation links: with (the paper's setting), without, or both")
-	fs.BoolVar(&cfg.moved, "moved", true, "also run the moved mode (the older form of -modes paper,moved)")
-	modes := fs.String("modes", "", "evaluation `LIST`, comma-separated: paper (always run: the paper's setting), moved (each target published at a new URI, its old one dead; needs -corpus and its files) and deleted (each target gone from the web and the index: the right answer is not found); default paper,moved,deleted")
+	moved := fs.Bool("moved", true, "also run the moved mode (the older form of -modes; -moved=false leaves it out of the default)")
+	modes := fs.String("modes", "", "evaluation `LIST`, comma-separated: paper (always run: the paper's setting), moved (each target published at a new URI, its old one dead), migrated (half the sites moved by a rule, the targets drawn from their pages), edited (moved, and the text edited), deleted (each target gone from the web and the index: the right answer is not found); moved, migrated and edited need -corpus and its files; default all")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the grid to `FILE`")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: experiment -corpus MANIFEST -store FILE [-targets N] [-seed S] [-modes LIST] [-out DIR]")
@@ -121,21 +117,23 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	cfg.deleted = true
-	if *modes != "" {
-		cfg.moved, cfg.deleted = false, false
+	chosen := map[string]bool{}
+	if *modes == "" {
+		for _, m := range allModes {
+			chosen[m] = m != modeMoved || *moved
+		}
+	} else {
 		for m := range strings.SplitSeq(*modes, ",") {
-			switch strings.TrimSpace(m) {
-			case "paper":
-			case "moved":
-				cfg.moved = true
-			case "deleted":
-				cfg.deleted = true
-			case "migrated", "edited":
-				return nil, fmt.Errorf("-modes: the %s mode is not built yet", m)
-			default:
-				return nil, fmt.Errorf("-modes: unknown mode %q (want paper, moved, deleted)", m)
+			m = strings.TrimSpace(m)
+			if !slices.Contains(allModes, m) {
+				return nil, fmt.Errorf("-modes: unknown mode %q (want %s)", m, strings.Join(allModes, ", "))
 			}
+			chosen[m] = true
+		}
+	}
+	for _, m := range allModes[1:] {
+		if chosen[m] {
+			cfg.modes = append(cfg.modes, m)
 		}
 	}
 	switch {
@@ -237,17 +235,23 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 		grid:    grid,
 		nav:     cfg.navSettings(),
 	}
-	if cfg.moved {
-		if m == nil || len(missingRoots(m)) > 0 {
-			fmt.Fprintln(stderr, "experiment: the moved mode needs -corpus and its files on this machine; skipped")
-		} else if err := runMoved(ctx, cfg, m, ev, res, stderr); err != nil {
+	for _, name := range cfg.modes {
+		var run *modeRun
+		switch {
+		case name == modeDeleted:
+			run, err = runDeleted(ctx, ev, stderr)
+		case m == nil || len(missingRoots(m)) > 0:
+			fmt.Fprintf(stderr, "experiment: the %s mode needs -corpus and its files on this machine; skipped\n", name)
+			continue
+		case name == modeMigrated:
+			run, res.migrations, err = runMigrated(ctx, cfg, m, s, ev, stderr)
+		default:
+			run, err = runMoved(ctx, cfg, m, s, ev, name == modeEdited, stderr)
+		}
+		if err != nil {
 			return err
 		}
-	}
-	if cfg.deleted {
-		if err := runDeleted(ctx, ev, res, stderr); err != nil {
-			return err
-		}
+		res.modeRuns = append(res.modeRuns, run)
 	}
 	if totals, err := s.Totals(ctx); err == nil {
 		res.pages = totals.Pages
@@ -258,32 +262,6 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	return res.print(stdout, cfg.out)
 }
 
-// runDeleted runs ev again in the deleted mode: each target is gone from
-// the web and from the index, and the right answer is "not found". The
-// store of the paper's mode serves: the Finder's defaults leave the missing
-// URI out of the candidates, so the page is in no answer, as if no index
-// held it (its words still count in document frequencies, a difference of
-// one page in thousands). No candidate is the page: every rank is 0, and
-// an answer whose confidence reaches the threshold is a false suggestion.
-func runDeleted(ctx context.Context, ev eval.Evaluation, res *results, stderr io.Writer) error {
-	bar := newProgress(stderr, len(ev.Targets))
-	ev.Progress = bar.update
-	ev.LeaveOutMissing, ev.LeaveOutBacklinks = true, true
-	ev.Answer = func(string) string { return "" } // never found
-	start := time.Now()
-	rep, err := eval.Evaluate(ctx, ev)
-	bar.finish()
-	if err != nil {
-		return fmt.Errorf("deleted mode: %w", err)
-	}
-	res.deleted, res.deletedGrid = rep, time.Since(start)
-	return nil
-}
-
-// openStore opens the store, building it from the manifest first when the
-// manifest's files are on this machine (an ingest that is already complete
-// takes a fraction of a second). It returns the corpus's name and the time
-// spent building.
 // views returns the Missing function of an evaluation over s: each
 // target missing in its own view.
 func views(s *store.Store) func(string) eval.View {
@@ -296,61 +274,10 @@ func views(s *store.Store) func(string) eval.View {
 	}
 }
 
-// runMoved runs ev again in the moved mode: a second store is built from
-// the manifest with every target published at a new URI (movedURI), and a
-// target is found when its new URI is.
-func runMoved(ctx context.Context, cfg *config, m *store.Manifest, ev eval.Evaluation, res *results, stderr io.Writer) error {
-	moves := make(map[string]string, len(ev.Targets))
-	for _, t := range ev.Targets {
-		moves[t] = movedURI(t)
-	}
-	path := cfg.storePath + ".moved"
-	for _, sfx := range []string{"", "-wal", "-shm"} {
-		if err := os.Remove(path + sfx); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-	}
-	ms, err := store.Open(path, &store.Options{QueryCache: -1})
-	if err != nil {
-		return err
-	}
-	defer ms.Close()
-	start := time.Now()
-	p := ingestbar.New(stderr, "experiment: moved store")
-	_, err = ms.IngestManifest(ctx, m, store.IngestOptions{Progress: p.Update, Moves: moves})
-	p.Finish()
-	if err != nil {
-		return fmt.Errorf("building %s: %w", path, err)
-	}
-	res.movedIngest = time.Since(start)
-	bar := newProgress(stderr, len(ev.Targets))
-	ev.Missing, ev.DF, ev.Searcher, ev.Progress = views(ms), ms, ms, bar.update
-	// A moved page is found as a user finds it: the Finder's defaults
-	// leave the old URI and the backlink pages out of the candidates.
-	ev.LeaveOutMissing, ev.LeaveOutBacklinks = true, true
-	ev.Answer = func(t string) string { return moves[t] }
-	start = time.Now()
-	rep, err := eval.Evaluate(ctx, ev)
-	bar.finish()
-	if err != nil {
-		return fmt.Errorf("moved mode: %w", err)
-	}
-	res.moved, res.movedGrid = rep, time.Since(start)
-	return nil
-}
-
-// movedURI is where the moved mode publishes the page of uri: on the same
-// host, at a path that shares no word with the old one (a digest of it), so
-// that no method can find the page by its old path's words.
-func movedURI(uri string) string {
-	u, err := url.Parse(uri)
-	if err != nil {
-		return uri
-	}
-	sum := sha256.Sum256([]byte(uri))
-	return u.Scheme + "://" + u.Host + "/relocated/" + hex.EncodeToString(sum[:6]) + ".html"
-}
-
+// openStore opens the store, building it from the manifest first when the
+// manifest's files are on this machine (an ingest that is already complete
+// takes a fraction of a second). It returns the corpus's name and the time
+// spent building.
 func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store, *store.Manifest, string, time.Duration, error) {
 	corpus := filepath.Base(cfg.storePath)
 	var m *store.Manifest
@@ -418,12 +345,18 @@ func missingRoots(m *store.Manifest) []string {
 // The candidates are taken in URI order, so the draw depends only on the
 // store's pages and the seed; the targets are returned in URI order.
 func drawTargets(ctx context.Context, s *store.Store, n int, seed uint64) ([]target, int, error) {
+	return drawTargetsOf(ctx, s, n, seed, nil)
+}
+
+// drawTargetsOf is drawTargets from the pages keep reports true for (all
+// of them when keep is nil).
+func drawTargetsOf(ctx context.Context, s *store.Store, n int, seed uint64, keep func(store.PageInfo) bool) ([]target, int, error) {
 	var pages []store.PageInfo
 	for p, err := range s.Pages(ctx) {
 		if err != nil {
 			return nil, 0, err
 		}
-		if p.Backlinks > 0 {
+		if p.Backlinks > 0 && (keep == nil || keep(p)) {
 			pages = append(pages, p)
 		}
 	}

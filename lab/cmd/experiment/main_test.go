@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"compress/gzip"
 	"bytes"
 	"context"
 	"database/sql"
@@ -66,7 +67,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("stdout lacks Table 4 beside the paper's:\n%s", stdout)
 	}
 	for _, name := range []string{
-		"summary.json", "tables.md", "comparison.md", "figures/comparison.svg", "figures/comparison.png", "checks.md", "targets.jsonl", "strata.md", "strata.json",
+		"summary.json", "tables.md", "comparison.md", "figures/comparison.svg", "figures/comparison.png", "checks.md", "targets.jsonl.gz", "migrations.md", "strata.md", "strata.json",
 		"filters.md", "filters.json", "versions.txt",
 		"figures/radius.svg", "figures/radius.png", "figures/radius-nonav.svg",
 		"figures/depth-anchor.svg", "figures/depth-five.png", "figures/depth-ten.svg", "figures/depth-page.svg",
@@ -118,14 +119,23 @@ func TestRun(t *testing.T) {
 	if sum.Corpus != "tea" || sum.Targets != 2 || sum.Seed != 1 {
 		t.Errorf("summary: corpus %q, targets %d, seed %d; want tea, 2, 1", sum.Corpus, sum.Targets, sum.Seed)
 	}
-	if _, ok := sum.Seconds["ingest"]; !ok || len(sum.Seconds) != 5 || sum.Seconds["grid"] <= 0 || sum.Seconds["moved_grid"] <= 0 || sum.Seconds["deleted_grid"] <= 0 {
-		t.Errorf("seconds = %v, want ingest and positive grid times for the three modes", sum.Seconds)
+	var secs []string
+	for k, v := range sum.Seconds {
+		secs = append(secs, k)
+		if strings.HasSuffix(k, "grid") && v <= 0 {
+			t.Errorf("seconds[%s] = %v, want a positive time", k, v)
+		}
+	}
+	slices.Sort(secs)
+	wantSecs := []string{"deleted_grid", "edited_grid", "edited_ingest", "grid", "ingest", "migrated_grid", "migrated_ingest", "moved_grid", "moved_ingest"}
+	if diff := cmp.Diff(wantSecs, secs); diff != "" {
+		t.Errorf("seconds (-want +got):\n%s", diff)
 	}
 	// In each mode, the paper's 24 methods and their 24 variants without
 	// navigation links at 8 sizes each, and the project's strategies.
 	perMode := 48*8 + len(relink.Strategies())
-	if len(sum.Runs) != 3*perMode {
-		t.Errorf("%d runs, want %d", len(sum.Runs), 3*perMode)
+	if len(sum.Runs) != 5*perMode {
+		t.Errorf("%d runs, want %d", len(sum.Runs), 5*perMode)
 	}
 	modes := map[string]int{}
 	archive := 0
@@ -135,8 +145,17 @@ func TestRun(t *testing.T) {
 			archive++
 		}
 	}
-	if modes[""] != perMode || modes["moved"] != perMode || modes["deleted"] != perMode || archive != 3*3 {
-		t.Errorf("runs by mode %v and %d using an archive, want %d in each mode and 9", modes, archive, perMode)
+	for _, m := range allModes {
+		if m == "paper" {
+			m = ""
+		}
+		if modes[m] != perMode {
+			t.Errorf("runs by mode %v, want %d in each of %v", modes, perMode, allModes)
+			break
+		}
+	}
+	if archive != 5*3 {
+		t.Errorf("%d runs use an archive, want 15: 3 methods in 5 modes", archive)
 	}
 	methods := map[string]bool{}
 	for _, r := range sum.Runs {
@@ -162,14 +181,18 @@ func TestRun(t *testing.T) {
 		}
 	}
 
-	// targets.jsonl: one object per target.
-	f, err := os.Open(filepath.Join(out, "targets.jsonl"))
+	// targets.jsonl.gz: one object per target, the paper mode's first.
+	f, err := os.Open(filepath.Join(out, "targets.jsonl.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var lines []targetLine
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var l targetLine
@@ -178,10 +201,16 @@ func TestRun(t *testing.T) {
 		}
 		lines = append(lines, l)
 	}
-	if len(lines) != 2 {
-		t.Fatalf("targets.jsonl has %d lines, want 2", len(lines))
+	if len(lines) != 4 {
+		t.Fatalf("targets.jsonl has %d lines, want 4: 2 of the paper's mode, 2 of the migrated", len(lines))
 	}
-	for _, l := range lines {
+	for i, l := range lines {
+		if want := map[bool]string{false: "", true: "migrated"}[i >= 2]; l.Mode != want {
+			t.Errorf("line %d: mode %q, want %q", i, l.Mode, want)
+		}
+		if l.Mode == "" && (l.Moved == nil || l.Edited == nil || l.Deleted == nil) {
+			t.Errorf("line %d lacks the moved, edited or deleted outcomes", i)
+		}
 		m, ok := l.Methods["1-anchor-10"]
 		if !strings.HasPrefix(l.URI, "https://tea.example/notebook") || !ok || len(m.Ranks) != 8 || l.Stratum != stratum(l.ContentBacklinks) {
 			t.Errorf("target line %+v", l)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"compress/gzip"
+	"maps"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -35,13 +37,10 @@ type results struct {
 	nav     []bool
 	runs    map[string]map[int]score.Run // by method and size
 
-	// The moved mode's report and times; moved is nil when it did not run.
-	moved                  *eval.Report
-	movedIngest, movedGrid time.Duration
-	// The deleted mode's report and time; deleted is nil when it did not
-	// run.
-	deleted     *eval.Report
-	deletedGrid time.Duration
+	// modeRuns are the other modes that ran, in the order of allModes.
+	modeRuns []*modeRun
+	// migrations are the migrated mode's moves, when it ran.
+	migrations []migrationPlan
 	// pages is the number of pages in the index.
 	pages int
 }
@@ -82,7 +81,8 @@ func (res *results) write(ctx context.Context, cfg *config, s *store.Store) erro
 		{"tables.md", res.writeTables},
 		{"comparison.md", res.writeComparison},
 		{"checks.md", func(w io.Writer) error { return writeChecks(w, res.checks()) }},
-		{"targets.jsonl", res.writeTargets},
+		{"targets.jsonl.gz", res.writeTargets},
+		{"migrations.md", res.writeMigrations},
 		{"strata.json", res.writeStrataJSON},
 		{"strata.md", res.writeStrata},
 		{"filters.json", res.writeFiltersJSON},
@@ -100,22 +100,55 @@ func (res *results) write(ctx context.Context, cfg *config, s *store.Store) erro
 	return res.writeFigures(filepath.Join(cfg.out, "figures"))
 }
 
-// writeFile creates the file name and writes it with write.
+// writeFile creates the file name and writes it with write, compressed
+// with gzip when name ends in ".gz".
 func writeFile(name string, write func(io.Writer) error) error {
 	f, err := os.Create(name)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(f)
-	if err := write(w); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", name, err)
+	var out io.Writer = w
+	var zw *gzip.Writer
+	if strings.HasSuffix(name, ".gz") {
+		zw = gzip.NewWriter(w)
+		out = zw
 	}
-	if err := w.Flush(); err != nil {
+	err = write(out)
+	if err == nil && zw != nil {
+		err = zw.Close()
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return f.Close()
+}
+
+// writeMigrations writes migrations.md: which sites the migrated mode
+// moved, by which rule, with an example of each.
+func (res *results) writeMigrations(w io.Writer) error {
+	fmt.Fprintf(w, "# The migrated mode's moves: corpus %s, seed %d\n\n", res.corpus, res.seed)
+	if res.migrations == nil {
+		_, err := fmt.Fprintln(w, "The migrated mode did not run.")
+		return err
+	}
+	fmt.Fprintln(w, "Half of the corpus's sites, drawn with the seed, each moved by one rule drawn with the seed among those that apply to it (host: a new host; version: a version segment of the base path replaced; style: file-style pages served as directories; prefix: the base path's first segment renamed). Pages a rule cannot move (a directory index under the style rule) stay.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| site | rule | pages moved | example |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, p := range res.migrations {
+		example := ""
+		if len(p.pages) > 0 {
+			from := slices.Min(slices.Collect(maps.Keys(p.pages)))
+			example = fmt.Sprintf("%s → %s", from, p.pages[from])
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %s |\n", p.site, p.rule, len(p.pages), example)
+	}
+	return nil
 }
 
 // newEncoder returns a JSON encoder that writes ">" as it is.
@@ -135,29 +168,26 @@ type summary struct {
 	Seed    uint64      `json:"seed"`
 	Pages   int         `json:"pages,omitempty"`
 	Runs    []score.Run `json:"runs"`
-	Seconds seconds     `json:"seconds"`
-}
-
-type seconds struct {
-	Ingest      float64 `json:"ingest"`
-	Grid        float64 `json:"grid"`
-	MovedIngest float64 `json:"moved_ingest,omitempty"`
-	MovedGrid   float64 `json:"moved_grid,omitempty"`
-	DeletedGrid float64 `json:"deleted_grid,omitempty"`
+	// Seconds are the times of the stages: ingest and grid for the
+	// paper's mode, MODE_ingest and MODE_grid for the others.
+	Seconds map[string]float64 `json:"seconds"`
 }
 
 func (res *results) writeSummary(w io.Writer) error {
+	secs := map[string]float64{"ingest": round(res.ingest.Seconds(), 3), "grid": round(res.grid.Seconds(), 3)}
+	for _, m := range res.modeRuns {
+		if m.ingest > 0 {
+			secs[m.name+"_ingest"] = round(m.ingest.Seconds(), 3)
+		}
+		secs[m.name+"_grid"] = round(m.grid.Seconds(), 3)
+	}
 	return newEncoder(w, true).Encode(summary{
 		Corpus:  res.corpus,
 		Targets: len(res.targets),
 		Seed:    res.seed,
 		Pages:   res.pages,
 		Runs:    res.allRuns(),
-		Seconds: seconds{
-			Ingest: round(res.ingest.Seconds(), 3), Grid: round(res.grid.Seconds(), 3),
-			MovedIngest: round(res.movedIngest.Seconds(), 3), MovedGrid: round(res.movedGrid.Seconds(), 3),
-			DeletedGrid: round(res.deletedGrid.Seconds(), 3),
-		},
+		Seconds: secs,
 	})
 }
 
@@ -243,8 +273,12 @@ func (res *results) writeMatrix(w io.Writer, nav bool, cell func(score.Run) stri
 	fmt.Fprintln(w)
 }
 
-// targetLine is one line of targets.jsonl.
+// targetLine is one line of targets.jsonl.gz.
 type targetLine struct {
+	// Mode is "" for a target of the paper's mode, which the moved,
+	// edited and deleted modes share, and "migrated" for a target of that
+	// mode, whose Methods are its outcomes there.
+	Mode             string                       `json:"mode,omitempty"`
 	URI              string                       `json:"uri"`
 	Site             string                       `json:"site"`
 	Title            string                       `json:"title"`
@@ -253,33 +287,53 @@ type targetLine struct {
 	ContentBacklinks int                          `json:"content_backlinks"`
 	Sizes            []int                        `json:"sizes"`
 	Methods          map[string]eval.MethodReport `json:"methods"`
-	// Moved and Deleted are the methods' outcomes in those modes, when
-	// they ran.
+	// Moved, Edited and Deleted are the methods' outcomes in those modes,
+	// when they ran.
 	Moved   map[string]eval.MethodReport `json:"moved,omitempty"`
+	Edited  map[string]eval.MethodReport `json:"edited,omitempty"`
 	Deleted map[string]eval.MethodReport `json:"deleted,omitempty"`
 }
 
 func (res *results) writeTargets(w io.Writer) error {
 	enc := newEncoder(w, false)
-	for i, t := range res.targets {
-		line := targetLine{
+	line := func(t target, sizes []int) targetLine {
+		return targetLine{
 			URI:              t.URI,
 			Site:             t.Site,
 			Title:            t.Title,
 			Stratum:          t.Stratum,
 			Backlinks:        t.Backlinks,
 			ContentBacklinks: t.ContentBacklinks,
-			Sizes:            res.report.Sizes,
-			Methods:          res.report.Targets[i].Methods,
+			Sizes:            sizes,
 		}
-		if res.moved != nil {
-			line.Moved = res.moved.Targets[i].Methods
+	}
+	for i, t := range res.targets {
+		l := line(t, res.report.Sizes)
+		l.Methods = res.report.Targets[i].Methods
+		for _, m := range res.modeRuns {
+			if m.targets != nil {
+				continue
+			}
+			switch m.name {
+			case modeMoved:
+				l.Moved = m.report.Targets[i].Methods
+			case modeEdited:
+				l.Edited = m.report.Targets[i].Methods
+			case modeDeleted:
+				l.Deleted = m.report.Targets[i].Methods
+			}
 		}
-		if res.deleted != nil {
-			line.Deleted = res.deleted.Targets[i].Methods
-		}
-		if err := enc.Encode(line); err != nil {
+		if err := enc.Encode(l); err != nil {
 			return err
+		}
+	}
+	for _, m := range res.modeRuns {
+		for i, t := range m.targets {
+			l := line(t, m.report.Sizes)
+			l.Mode, l.Methods = m.name, m.report.Targets[i].Methods
+			if err := enc.Encode(l); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
