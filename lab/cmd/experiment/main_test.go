@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"

@@ -2,13 +2,13 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
-	"maps"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
