@@ -428,6 +428,19 @@ func (f *Finder) gather(ctx context.Context, target string, l backlink.Backlink,
 		return e
 	}
 	loc, err := in.Doc.Locate(l.Via)
+	if errors.Is(err, backlink.ErrNoLink) && !e.Archived && n.ArchivedBacklinks && f.Archive != nil && ctx.Err() == nil {
+		// The page is still there but no longer links to the missing
+		// page: its owner may have moved the link. Its archived copy
+		// has the link, and the page as it is now says where it went.
+		old := f.InspectArchived(ctx, l.URI)
+		e.Fetches += old.Fetches
+		if old.Kept {
+			if oldLoc, oldErr := old.Doc.Locate(l.Via); oldErr == nil {
+				e.current, in, loc, err = in, old, oldLoc, nil
+				e.Archived, e.Reason = true, "no longer links to "+l.Via+"; read from the archive"
+			}
+		}
+	}
 	if err != nil {
 		e.Filter, e.Reason = FilterLink, err.Error()
 		if errors.Is(err, backlink.ErrNoLink) {
@@ -460,6 +473,10 @@ type Evidence struct {
 	// anchors are the provider's anchor texts (Backlink.Anchors), used
 	// when the page itself could not be had.
 	anchors []string
+	// current is the page as it is on the web now, when its words came
+	// from its archived copy because it no longer links to the missing
+	// page (MovedLink reads where the link went).
+	current *Inspection
 }
 
 // Draw returns the words the page gives for radius r, around every link to

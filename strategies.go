@@ -585,9 +585,12 @@ func archived(c *Clues) []byte {
 	return body
 }
 
-// Default returns the method a Finder uses when it is given none: the
-// project's best, Best.
-func Default() Strategy { return Best() }
+// Default returns the method a Finder uses when it is given none: MovedLink
+// over Best. Where the backlinks' own links moved with their site (pages
+// read from their archived copies, or still on the web but linking
+// elsewhere), the new link names the page; elsewhere it is Best, at
+// Best's cost.
+func Default() Strategy { return MovedLink{Else: Best()} }
 
 // Best returns the project's best strategy that needs no archived copy:
 // Rerank over the Fusion of the anchor phrase, the paper's signature
@@ -632,6 +635,7 @@ func strategies() (all []Strategy, best Strategy) {
 		fusion,
 		best,
 		Rerank{Base: fusion, Depth: 20, Fetch: true},
+		MovedLink{Else: best},
 		ArchiveTitle{},
 		ArchiveSignature{Size: 5},
 		ArchiveSignature{Size: 7},

@@ -29,6 +29,7 @@ func ExampleStrategies() {
 	// fusion terms=4 archive=false
 	// rerank terms=4 archive=false
 	// rerank-fetch terms=4 archive=false
+	// moved-link+rerank terms=4 archive=false
 	// archive-title terms=0 archive=true
 	// archive-ls5 terms=5 archive=true
 	// archive-ls7 terms=7 archive=true

@@ -875,7 +875,7 @@ func TestFindArchiveMemento(t *testing.T) {
 // archive, and best, on the store: each prints the queries it sent.
 func TestFindMethods(t *testing.T) {
 	db := buildStore(t)
-	methods := map[string]relink.Strategy{"best": relink.Best()}
+	methods := map[string]relink.Strategy{"best": relink.Default()}
 	for _, s := range relink.Strategies() {
 		if !s.Needs().Archive {
 			methods[s.Name()] = s

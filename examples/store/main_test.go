@@ -30,7 +30,7 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), path, missing, &out); err != nil {
 		t.Fatal(err)
 	}
-	const want = `method: rerank
+	const want = `method: moved-link+rerank
 backlink https://example.org/recipes/focaccia.html kept=true
 backlink https://example.org kept=true
 backlink https://example.org/blog/first-loaf.html kept=true
