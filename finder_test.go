@@ -32,7 +32,7 @@ ago, with the dawn of agriculture, grains became the mainstay of making bread.</
 
 // web is a small fake web: backlink pages by URI.
 var web = map[string]string{
-	"https://a.example/blog":     `<html><body>` + filler + `<p>Read the <a href="https://example.org/guides/sourdough-starter/">sourdough starter guide</a> first.</p></body></html>`,
+	"https://a.example/blog":     `<html><head><title>Bread notes — Example Kitchen</title></head><body>` + filler + `<p>Read the <a href="https://example.org/guides/sourdough-starter/">sourdough starter guide</a> first.</p></body></html>`,
 	"https://b.example/forum":    `<html><body>` + filler + `<p>See <a href="https://EXAMPLE.org/guides/sourdough-starter#feed">feeding a sourdough starter</a>.</p></body></html>`,
 	"https://c.example/tiny":     `<html><body><a href="https://example.org/guides/sourdough-starter">starter</a></body></html>`,
 	"https://d.example/nolink":   `<html><body>` + filler + `<p>No link here.</p></body></html>`,

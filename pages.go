@@ -36,6 +36,8 @@ type Inspection struct {
 	Reason string
 	// Doc is the parsed page when Kept.
 	Doc *backlink.Document
+	// Title is the text of the page's <title> when Kept.
+	Title string
 	// Fetches counts the requests fetching and filtering the page made
 	// (the page, redirects aside, and any soft-404 probes).
 	Fetches int
@@ -267,6 +269,7 @@ func (f *Finder) inspectNow(ctx context.Context, uri string, fetcher filter.Fetc
 	body, _, err := backlink.Decode(page.Body, page.Header.Get("Content-Type"))
 	if err == nil {
 		in.Doc, err = backlink.Parse(body, page.URI)
+		in.Title = backlink.Title(body)
 	}
 	if err != nil {
 		in.Filter, in.Reason = FilterLink, fmt.Sprintf("unreadable page: %v", err)
