@@ -267,6 +267,9 @@ type MethodReport struct {
 	// Confidences are the answer's confidence (relink.Result.Confidence)
 	// for each rank of Ranks.
 	Confidences []float64 `json:"confidences"`
+	// First is a strategy's first candidate, "" when it had none (grid
+	// methods leave it out).
+	First string `json:"first,omitempty"`
 }
 
 // View is the web as one evaluation target sees it: a web in which that
@@ -750,6 +753,9 @@ func (t *targetRun) strategy(ctx context.Context, st relink.Strategy) error {
 	}
 	if len(res.Queries) > 0 {
 		mr.Terms = res.Queries[0].Terms
+	}
+	if len(res.Candidates) > 0 {
+		mr.First = res.Candidates[0].URI
 	}
 	t.rep.Methods[st.Name()] = mr
 	return nil

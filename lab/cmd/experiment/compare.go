@@ -70,7 +70,7 @@ func comparedMethods() []compared {
 	for _, s := range relink.Strategies() {
 		out = append(out, compared{s.Name(), s.Terms()})
 	}
-	return out
+	return append(out, compared{rulesMethod, 0}, compared{defaultRulesMethod, 0})
 }
 
 // find returns the run of method at terms in rep.

@@ -239,7 +239,7 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 		var run *modeRun
 		switch {
 		case name == modeDeleted:
-			run, err = runDeleted(ctx, ev, stderr)
+			run, err = runDeleted(ctx, ev, s, stderr)
 		case m == nil || len(missingRoots(m)) > 0:
 			fmt.Fprintf(stderr, "experiment: the %s mode needs -corpus and its files on this machine; skipped\n", name)
 			continue

@@ -98,10 +98,14 @@ func buildStore(ctx context.Context, cfg *config, m *store.Manifest, name string
 // held it (its words still count in document frequencies, a difference of
 // one page in thousands). No candidate is the page: every rank is 0, and
 // an answer whose confidence reaches the threshold is a false suggestion.
-func runDeleted(ctx context.Context, ev eval.Evaluation, stderr io.Writer) (*modeRun, error) {
+func runDeleted(ctx context.Context, ev eval.Evaluation, web filter.Fetcher, stderr io.Writer) (*modeRun, error) {
 	ev.LeaveOutMissing, ev.LeaveOutBacklinks = true, true
 	ev.Answer = func(string) string { return "" } // never found
-	return evaluate(ctx, modeDeleted, ev, stderr)
+	run, err := evaluate(ctx, modeDeleted, ev, stderr)
+	if err != nil {
+		return nil, err
+	}
+	return run, addURLRules(ctx, run, ev.Targets, ev.Answer, web, ev.Threshold)
 }
 
 // runMoved runs ev again in the moved mode: a second store is built from
@@ -136,7 +140,7 @@ func runMoved(ctx context.Context, cfg *config, m *store.Manifest, paper *store.
 		return nil, err
 	}
 	run.ingest = took
-	return run, nil
+	return run, addURLRules(ctx, run, ev.Targets, ev.Answer, ms, ev.Threshold)
 }
 
 // movedURI is where the moved mode publishes the page of uri: on the same
@@ -203,7 +207,7 @@ func runMigrated(ctx context.Context, cfg *config, m *store.Manifest, paper *sto
 		return nil, nil, err
 	}
 	run.ingest, run.targets = took, targets
-	return run, plans, nil
+	return run, plans, addURLRules(ctx, run, ev.Targets, ev.Answer, ms, ev.Threshold)
 }
 
 // The rules by which the migrated mode moves a site, as real sites move
