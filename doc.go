@@ -84,10 +84,19 @@
 // (URLTerms), both combined (Combined), a Cascade that stops at the first
 // confident query, a Fusion of several queries' ranks, and Rerank, which
 // orders the top candidates by how much of the anchor phrases their titles
-// hold. Default (Best) is what a Finder uses when given none: Rerank over a
-// Fusion of five queries. ArchiveTitle and ArchiveSignature use an archived
-// copy of the page (Needs.Archive, Finder.Archive). Strategies lists them
-// all.
+// hold. Best is Rerank over a Fusion of five queries. MovedLink follows the
+// backlinks' own links to where they point now, when a site moved its
+// pages and updated its links (its old pages read from their archived
+// copies, Needs.ArchivedBacklinks). Default, what a Finder uses when given
+// none, is MovedLink over Best. ArchiveTitle and ArchiveSignature use an
+// archived copy of the page (Needs.Archive, Finder.Archive). Strategies
+// lists them all.
+//
+// Many dead links of one site moved by one rule: LearnURLRules learns the
+// rewrite (a new host, a version segment, a renamed prefix, files served as
+// directories) from the pairs already found with confidence, and
+// ApplyURLRules proposes each other dead URI's new home, for one fetch to
+// check.
 //
 // # Programs
 //
