@@ -7,7 +7,13 @@
 //
 // Usage:
 //
-//	experiment -corpus MANIFEST -store FILE -targets N -seed S -out DIR
+//	experiment -corpus MANIFEST -store FILE -targets N -seed S [-modes LIST] -out DIR
+//
+// Besides the paper's mode it runs the modes of real link rot (-modes
+// paper,moved,migrated,edited,deleted, all by default; see the README's
+// "Real link rot"): each builds a store of its own beside FILE
+// (FILE.moved, FILE.migrated, FILE.edited), except deleted, which reads
+// FILE.
 //
 // It builds the store from the manifest when FILE does not hold it yet (an
 // interrupted build is finished), runs the grid with and without navigation
@@ -27,9 +33,12 @@
 //   - figures/*.svg and *.png: mean nDCG against signature size, one line
 //     per method: by radius, by depth for each radius (the paper's Figures
 //     7 to 9) and by backlink count.
-//   - targets.jsonl: one JSON object per target: its URI, site, backlink
-//     counts and stratum, and for every method the backlink pages used, the
-//     signature and the rank at every size.
+//   - targets.jsonl.gz: one JSON object per target: its URI, site,
+//     backlink counts and stratum, and for every method the backlink pages
+//     used, the signature and the rank at every size, in the paper's mode
+//     and in the moved, edited and deleted modes (which share its
+//     targets); then one object per target of the migrated mode.
+//   - migrations.md: the sites the migrated mode moved, by which rule.
 //   - strata.md and strata.json: the results by stratum of distinct
 //     non-navigation backlink pages (0, 1-2, 3-9, 10+), and how many targets
 //     had no usable backlink.
