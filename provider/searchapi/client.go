@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/internal/apiclient"
@@ -93,6 +94,14 @@ func newClient[R any](e *Engine[R], baseURL, key string, t Transport) (*Client, 
 	api := t.client()
 	api.Service = e.Service
 	api.Wait = e.Wait
+	if e.Final != nil {
+		api.Final = func(r *apiclient.Response) bool { return e.Final(r.Status, r.Header, r.Body) }
+	}
+	if e.Stop != nil {
+		api.Stop = func(r *apiclient.Response, now time.Time) (time.Time, bool) {
+			return e.Stop(r.Status, r.Header, r.Body, now)
+		}
+	}
 	api.MaxBody = DefaultMaxAnswer
 	if key != "" && key != e.Public {
 		for _, name := range []string{e.KeyHeader, e.KeyParam} {

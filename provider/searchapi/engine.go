@@ -80,6 +80,17 @@ type Engine[R any] struct {
 	// should match besides what it matches already (Google's 400 for a bad
 	// key is ErrUnauthorized), or nil. Nil means none.
 	Refine func(se *StatusError) error
+	// Final reports whether a 429 or 5xx answer, which the Client would
+	// try again, is final because the service says in its body or header
+	// that asking again will not help (Brave's QUOTA_LIMITED, a refusal of
+	// SearXNG's limiter). Nil means none is.
+	Final func(status int, h http.Header, body []byte) bool
+	// Stop reports whether a non-2xx answer stops the Client: the answer
+	// is final, and every later Search and HitCount fails at once, without
+	// a request, with an error wrapping ErrStopped (and the answer's
+	// *StatusError), until the time Stop returns (the zero time: for the
+	// Client's life). Nil means no answer stops the Client.
+	Stop func(status int, h http.Header, body []byte, now time.Time) (until time.Time, ok bool)
 	// Wait reads how long a 429 or 5xx answer asks to wait before the next
 	// attempt (a wait longer than Transport.MaxWait makes the answer
 	// final); ok is false when the header says nothing. Nil means the

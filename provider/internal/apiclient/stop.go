@@ -1,0 +1,133 @@
+package apiclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/linkrot/relink/internal/retry"
+)
+
+// ErrStopped means the Client sent nothing: an earlier answer stopped it
+// (Client.Stop, Client.StopAfter), for good or until a time the error
+// names. The error also wraps that answer's *StatusError, so that it
+// matches ErrRateLimited after 429 answers.
+var ErrStopped = errors.New("stopped by an earlier answer")
+
+// errPaused is the cause of a request that would wait past MaxWait for a
+// pause of the Client (RateLimitPause) to end.
+var errPaused = errors.New("paused after a 429 answer")
+
+// stopError is the cause of a request refused because the Client stopped.
+type stopError struct {
+	until time.Time    // zero: for good
+	cause *StatusError // the answer that stopped the Client
+}
+
+func (e *stopError) Error() string {
+	msg := ErrStopped.Error() + " (" + e.cause.Error() + ")"
+	if !e.until.IsZero() {
+		msg += ": no request until " + e.until.UTC().Format(time.RFC3339)
+	}
+	return msg
+}
+
+func (e *stopError) Unwrap() []error { return []error{ErrStopped, e.cause} }
+
+// gate is what a Client remembers of earlier answers: a pause of every
+// request after a 429 answer, the 429 answers in a row, and a stop.
+type gate struct {
+	pauseUntil time.Time
+	strikes    int
+	stop       *stopError
+	stopResp   *Response // the answer that stopped the Client
+}
+
+// stopped returns the error of a request refused because the Client
+// stopped, or nil.
+func (c *Client) stopped() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.gate.stop
+	if s == nil {
+		return nil
+	}
+	if !s.until.IsZero() && !now().Before(s.until) {
+		c.gate.stop, c.gate.stopResp = nil, nil
+		return nil
+	}
+	return s
+}
+
+// note records an answer: it counts 429 answers in a row, pauses the
+// Client after one (RateLimitPause), and stops it when Stop or StopAfter
+// says so. It returns the wait the answer asks for (noWait for none) and
+// whether the answer is final because it stopped the Client.
+func (c *Client) note(resp *Response) (wait time.Duration, stop bool) {
+	wait = noWait
+	if d, ok := c.waitFor(resp.Header); ok && retry.Status(resp.Status) {
+		wait = d
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := now()
+	if resp.Status != http.StatusTooManyRequests {
+		c.gate.strikes = 0
+	} else {
+		c.gate.strikes++
+		if c.RateLimitPause > 0 {
+			wait = max(wait, c.RateLimitPause)
+			if until := t.Add(wait); until.After(c.gate.pauseUntil) {
+				c.gate.pauseUntil = until
+			}
+		}
+		if c.StopAfter > 0 && c.gate.strikes >= c.StopAfter {
+			c.stopOn(resp, time.Time{})
+			return wait, true
+		}
+	}
+	if c.Stop != nil && (resp.Status < 200 || resp.Status > 299) {
+		if until, ok := c.Stop(resp, t); ok {
+			c.stopOn(resp, until)
+			return wait, true
+		}
+	}
+	return wait, false
+}
+
+// stopOn stops the Client on resp until until (zero: for good); c.mu is
+// held.
+func (c *Client) stopOn(resp *Response, until time.Time) {
+	se := &StatusError{Status: resp.Status, Header: resp.Header}
+	if d, ok := c.waitFor(resp.Header); ok {
+		se.RetryAfter = d
+	}
+	c.gate.stop = &stopError{until: until, cause: se}
+	c.gate.stopResp = resp
+}
+
+// stoppedBy reports whether resp is the answer that stopped the Client.
+func (c *Client) stoppedBy(resp *Response) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gate.stopResp == resp && c.gate.stop != nil
+}
+
+// paused waits until the pause after a 429 answer (RateLimitPause) is
+// over. A pause longer than MaxWait is not waited out: the request fails
+// at once with an error wrapping ErrRateLimited.
+func (c *Client) paused(ctx context.Context) error {
+	c.mu.Lock()
+	until := c.gate.pauseUntil
+	c.mu.Unlock()
+	d := until.Sub(now())
+	switch {
+	case d <= 0:
+		return nil
+	case d > c.maxWait():
+		return fmt.Errorf("%w, %w: no request until %s", ErrRateLimited, errPaused, until.UTC().Format(time.RFC3339))
+	}
+	return retry.Sleep(ctx, d)
+}
