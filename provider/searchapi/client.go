@@ -98,7 +98,7 @@ func newClient[R any](e *Engine[R], baseURL, key string, t Transport) (*Client, 
 		api.Final = func(r *apiclient.Response) bool { return e.Final(r.Status, r.Header, r.Body) }
 	}
 	if e.Stop != nil {
-		api.Stop = func(r *apiclient.Response, now time.Time) (time.Time, bool) {
+		api.Stop = func(r *apiclient.Response, now time.Time) (time.Time, error) {
 			return e.Stop(r.Status, r.Header, r.Body, now)
 		}
 	}

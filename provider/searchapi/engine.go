@@ -85,12 +85,14 @@ type Engine[R any] struct {
 	// that asking again will not help (Brave's QUOTA_LIMITED, a refusal of
 	// SearXNG's limiter). Nil means none is.
 	Final func(status int, h http.Header, body []byte) bool
-	// Stop reports whether a non-2xx answer stops the Client: the answer
-	// is final, and every later Search and HitCount fails at once, without
-	// a request, with an error wrapping ErrStopped (and the answer's
-	// *StatusError), until the time Stop returns (the zero time: for the
-	// Client's life). Nil means no answer stops the Client.
-	Stop func(status int, h http.Header, body []byte, now time.Time) (until time.Time, ok bool)
+	// Stop reports whether a non-2xx answer stops the Client, and why (an
+	// error of the engine package, such as brave.ErrQuotaExceeded): a
+	// non-nil why makes the answer final, and every later Search and
+	// HitCount fail at once, without a request, with an error wrapping
+	// ErrStopped, why and the answer's *StatusError, until the time Stop
+	// returns (the zero time: for the Client's life). Nil means no answer
+	// stops the Client.
+	Stop func(status int, h http.Header, body []byte, now time.Time) (until time.Time, why error)
 	// Wait reads how long a 429 or 5xx answer asks to wait before the next
 	// attempt (a wait longer than Transport.MaxWait makes the answer
 	// final); ok is false when the header says nothing. Nil means the

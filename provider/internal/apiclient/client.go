@@ -144,12 +144,13 @@ type Client struct {
 	// that asking again will not help: a quota spent, a refusal of its bot
 	// detection, an archived copy of an error page. Nil means none is.
 	Final func(resp *Response) bool
-	// Stop reports whether a non-2xx answer stops the Client: the answer
-	// is final, and every later request fails at once, without being
-	// sent, with an error wrapping ErrStopped and the answer's
-	// *StatusError, until the time Stop returns (the zero time: for the
-	// Client's life). Nil means no answer stops the Client.
-	Stop func(resp *Response, now time.Time) (until time.Time, ok bool)
+	// Stop reports whether a non-2xx answer stops the Client, and why: a
+	// non-nil why makes the answer final, and every later request fail at
+	// once, without being sent, with an error wrapping ErrStopped, why and
+	// the answer's *StatusError, until the time Stop returns (the zero
+	// time: for the Client's life). The answer's own error wraps why and
+	// ErrStopped too. Nil means no answer stops the Client.
+	Stop func(resp *Response, now time.Time) (until time.Time, why error)
 	// RateLimitPause, when positive, makes a 429 answer pause the whole
 	// Client: no request of any goroutine starts until RateLimitPause has
 	// passed, or the Retry-After wait when that is longer. A pause longer

@@ -143,8 +143,11 @@ func (c *Client) statusErr(req *http.Request, n int, resp *Response) error {
 		se.RetryAfter = d
 	}
 	var cause error = se
-	if c.stoppedBy(resp) {
+	if stop := c.stoppedBy(resp); stop != nil {
 		cause = fmt.Errorf("%w: %w", se, ErrStopped)
+		if stop.why != nil {
+			cause = fmt.Errorf("%w: %w", stop.why, cause)
+		}
 	}
 	return &Error{Service: c.Service, Method: req.Method, URL: red.url(req.URL), Attempts: n, Err: cause}
 }
@@ -179,7 +182,7 @@ func (c *Client) do(ctx context.Context, req *http.Request) (*Response, int, err
 		wait := noWait
 		if err == nil {
 			var stop bool
-			if wait, stop = c.note(resp); stop {
+			if wait, stop = c.note(resp, red); stop {
 				return resp, n, nil
 			}
 		}

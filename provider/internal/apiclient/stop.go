@@ -23,18 +23,27 @@ var errPaused = errors.New("paused after a 429 answer")
 // stopError is the cause of a request refused because the Client stopped.
 type stopError struct {
 	until time.Time    // zero: for good
+	why   error        // what Client.Stop said, or nil
 	cause *StatusError // the answer that stopped the Client
 }
 
 func (e *stopError) Error() string {
 	msg := ErrStopped.Error() + " (" + e.cause.Error() + ")"
+	if e.why != nil {
+		msg = e.why.Error() + ": " + msg
+	}
 	if !e.until.IsZero() {
 		msg += ": no request until " + e.until.UTC().Format(time.RFC3339)
 	}
 	return msg
 }
 
-func (e *stopError) Unwrap() []error { return []error{ErrStopped, e.cause} }
+func (e *stopError) Unwrap() []error {
+	if e.why != nil {
+		return []error{ErrStopped, e.why, e.cause}
+	}
+	return []error{ErrStopped, e.cause}
+}
 
 // gate is what a Client remembers of earlier answers: a pause of every
 // request after a 429 answer, the 429 answers in a row, and a stop.
@@ -65,7 +74,7 @@ func (c *Client) stopped() error {
 // Client after one (RateLimitPause), and stops it when Stop or StopAfter
 // says so. It returns the wait the answer asks for (noWait for none) and
 // whether the answer is final because it stopped the Client.
-func (c *Client) note(resp *Response) (wait time.Duration, stop bool) {
+func (c *Client) note(resp *Response, red *redactor) (wait time.Duration, stop bool) {
 	wait = noWait
 	if d, ok := c.waitFor(resp.Header); ok && retry.Status(resp.Status) {
 		wait = d
@@ -84,35 +93,38 @@ func (c *Client) note(resp *Response) (wait time.Duration, stop bool) {
 			}
 		}
 		if c.StopAfter > 0 && c.gate.strikes >= c.StopAfter {
-			c.stopOn(resp, time.Time{})
+			c.stopOn(resp, red, time.Time{}, nil)
 			return wait, true
 		}
 	}
 	if c.Stop != nil && (resp.Status < 200 || resp.Status > 299) {
-		if until, ok := c.Stop(resp, t); ok {
-			c.stopOn(resp, until)
+		if until, why := c.Stop(resp, t); why != nil {
+			c.stopOn(resp, red, until, why)
 			return wait, true
 		}
 	}
 	return wait, false
 }
 
-// stopOn stops the Client on resp until until (zero: for good); c.mu is
-// held.
-func (c *Client) stopOn(resp *Response, until time.Time) {
-	se := &StatusError{Status: resp.Status, Header: resp.Header}
+// stopOn stops the Client on resp until until (zero: for good), for the
+// reason why (nil: 429s in a row); c.mu is held.
+func (c *Client) stopOn(resp *Response, red *redactor, until time.Time, why error) {
+	se := &StatusError{Status: resp.Status, Header: resp.Header, Snippet: red.snippet(resp.Body)}
 	if d, ok := c.waitFor(resp.Header); ok {
 		se.RetryAfter = d
 	}
-	c.gate.stop = &stopError{until: until, cause: se}
+	c.gate.stop = &stopError{until: until, why: why, cause: se}
 	c.gate.stopResp = resp
 }
 
-// stoppedBy reports whether resp is the answer that stopped the Client.
-func (c *Client) stoppedBy(resp *Response) bool {
+// stoppedBy returns the stop resp caused, or nil when it caused none.
+func (c *Client) stoppedBy(resp *Response) *stopError {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.gate.stopResp == resp && c.gate.stop != nil
+	if c.gate.stopResp != resp {
+		return nil
+	}
+	return c.gate.stop
 }
 
 // paused waits until the pause after a 429 answer (RateLimitPause) is

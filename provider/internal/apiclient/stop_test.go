@@ -51,16 +51,22 @@ func TestStop(t *testing.T) {
 	defer srv.Close()
 	c := newClient()
 	var until time.Time
-	c.Stop = func(resp *apiclient.Response, now time.Time) (time.Time, bool) {
+	errQuota := errors.New("quota spent")
+	c.Stop = func(resp *apiclient.Response, now time.Time) (time.Time, error) {
 		until = now.Add(100 * time.Millisecond)
-		return until, strings.Contains(string(resp.Body), "QUOTA_LIMITED")
+		if strings.Contains(string(resp.Body), "QUOTA_LIMITED") {
+			return until, errQuota
+		}
+		return time.Time{}, nil
 	}
 	err := c.GetJSON(context.Background(), newRequest(t, srv.URL, "/"), new(payload))
 	require.ErrorIs(t, err, apiclient.ErrStopped)
 	require.ErrorIs(t, err, apiclient.ErrRateLimited)
+	require.ErrorIs(t, err, errQuota)
 	err = c.GetJSON(context.Background(), newRequest(t, srv.URL, "/"), new(payload))
 	require.ErrorIs(t, err, apiclient.ErrStopped)
 	require.ErrorIs(t, err, apiclient.ErrRateLimited)
+	require.ErrorIs(t, err, errQuota)
 	var e *apiclient.Error
 	if !errors.As(err, &e) || e.Attempts != 0 || !strings.Contains(err.Error(), "no request until") {
 		t.Errorf("second request = %v, want no attempt and the time of the stop", err)
