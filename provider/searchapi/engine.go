@@ -160,6 +160,12 @@ type Answer struct {
 	// leave both zero.
 	Total    int64
 	TotalErr error
+	// NoTotals says, with TotalErr, that the API reports no hit counts at
+	// all, not just none for this query (SearXNG since it dropped
+	// number_of_results): the Counter remembers it, and every later
+	// HitCount fails with TotalErr at once, without a request, so that a
+	// DF over many terms fails once and clearly rather than term by term.
+	NoTotals bool
 
 	// seen is the number of hits Read returned, before the unusable
 	// ones were dropped; positions advance by it.
