@@ -82,7 +82,10 @@ func (c *Client) note(resp *Response, red *redactor) (wait time.Duration, stop b
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := now()
-	if resp.Status != http.StatusTooManyRequests {
+	// An answer Final marks (an archived copy of a 429 page, a quota
+	// spent) is the service's word, not its rate limit: no pause, no
+	// strike.
+	if resp.Status != http.StatusTooManyRequests || (c.Final != nil && c.Final(resp)) {
 		c.gate.strikes = 0
 	} else {
 		c.gate.strikes++
