@@ -330,24 +330,49 @@ func asciiHost(h string) string {
 func decodeTarget(s string, k linkKind) string {
 	switch k {
 	case mdPlain, mdAngle:
-		s = html.UnescapeString(unescapeBackslash(s, true))
+		s = unescapeMarkdown(s)
 	case htmlQuoted, htmlBare:
 		s = html.UnescapeString(s)
 	case rstEmbedded, rstTarget:
-		s = unescapeBackslash(s, false)
+		s = unescapeRST(s)
 	}
 	return strings.Trim(s, " \t\n\r\f")
 }
 
-// unescapeBackslash removes the backslash of "\c": for Markdown only
-// before ASCII punctuation (CommonMark §2.4), for reST before anything.
-func unescapeBackslash(s string, punctOnly bool) string {
+// unescapeMarkdown reads a CommonMark link destination's escapes from
+// left to right: a backslash before ASCII punctuation makes it literal
+// (§2.4; so "\\&amp;" is "&amp;"), and an entity or character reference
+// is decoded (§2.5).
+func unescapeMarkdown(s string) string {
+	if !strings.ContainsAny(s, `\&`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && isPunct(s[i+1]):
+			i++
+			b.WriteByte(s[i])
+		case s[i] == '&' && isEntityAt(s[i:]):
+			j := i + strings.IndexByte(s[i:], ';')
+			b.WriteString(html.UnescapeString(s[i : j+1]))
+			i = j
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// unescapeRST removes the backslash of each "\\c" (reStructuredText
+// Markup Specification, "Escaping Mechanism").
+func unescapeRST(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && (!punctOnly || isPunct(s[i+1])) {
+		if s[i] == '\\' && i+1 < len(s) {
 			i++
 		}
 		b.WriteByte(s[i])
@@ -366,8 +391,11 @@ func encodeTarget(s, frag string, sp span, relative bool) (string, string, bool)
 	switch sp.kind {
 	case mdPlain:
 		s = mdEntities(s)
-		if strings.Count(s, "(") != strings.Count(s, ")") {
-			s = strings.NewReplacer("(", `\(`, ")", `\)`).Replace(s)
+		if !parensNest(s + frag) {
+			// Escaped, a parenthesis reads the same and cannot end the
+			// destination; the fragment's escapes change its bytes, not
+			// what it says.
+			return escapeParens(s) + escapeParens(frag), "", true
 		}
 	case mdAngle:
 		s = mdEntities(s)
@@ -396,6 +424,46 @@ func encodeTarget(s, frag string, sp span, relative bool) (string, string, bool)
 		}
 	}
 	return s + frag, "", true
+}
+
+// parensNest reports whether the unescaped parentheses of a Markdown
+// destination nest, as a plain destination's must (CommonMark §6.3).
+func parensNest(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}
+
+// escapeParens puts a backslash before each parenthesis of s that has
+// none.
+func escapeParens(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			b.WriteByte(s[i])
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+			continue
+		case '(', ')':
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // mdEntities escapes the & of an entity reference ("&amp;", "&#38;"),

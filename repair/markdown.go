@@ -1,6 +1,9 @@
 package repair
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // line is one line of a file: its bytes are src[start:end], without the
 // line ending, and the next line starts at next.
@@ -65,9 +68,11 @@ func scanMarkdown(src []byte) []span {
 	prevCode := false  // the previous non-blank line was indented code
 	listContent := -1  // content column of the open list item, or -1
 	region, regionEnd := -1, -1
+	htmlEnd := ""     // in an HTML block of kind 1 or 6/7: its end ("" for none, "\n" for a blank line)
+	htmlSkip := false // the HTML block's content is raw text (script, style, textarea)
 	flush := func() {
 		if region >= 0 {
-			spans = append(spans, scanMarkdownInline(src, region, regionEnd)...)
+			spans = append(spans, scanMarkdownInline(src, region, regionEnd, htmlEnd != "")...)
 		}
 		region = -1
 	}
@@ -86,6 +91,25 @@ func scanMarkdown(src []byte) []span {
 		if inComment {
 			if bytes.Contains(b, []byte("-->")) {
 				inComment = false
+			}
+			continue
+		}
+		if htmlEnd != "" {
+			// Inside an HTML block (CommonMark §4.6) only HTML counts.
+			if htmlEnd == "\n" && len(t) == 0 {
+				flush()
+				htmlEnd, paragraph, prevBlank = "", false, true
+				continue
+			}
+			if !htmlSkip {
+				if region < 0 {
+					region = l.start
+				}
+				regionEnd = l.next
+			}
+			if htmlEnd != "\n" && bytes.Contains(bytes.ToLower(b), []byte(htmlEnd)) {
+				flush()
+				htmlEnd, htmlSkip = "", false
 			}
 			continue
 		}
@@ -121,6 +145,21 @@ func scanMarkdown(src []byte) []span {
 			paragraph, prevBlank = false, false
 			continue
 		}
+		if ind < 4 && t[0] == '<' {
+			if end, skip, ok := htmlBlock(t, paragraph); ok {
+				flush()
+				htmlEnd, htmlSkip = end, skip
+				paragraph, prevBlank = false, false
+				if !skip {
+					region, regionEnd = l.start, l.next
+				}
+				if end != "\n" && bytes.Contains(bytes.ToLower(t[1:]), []byte(end)) {
+					flush()
+					htmlEnd, htmlSkip = "", false
+				}
+				continue
+			}
+		}
 		if !paragraph && t[0] == '[' {
 			if sp, ok := refDefinition(src, l.start+q+at, l.end); ok {
 				flush()
@@ -139,6 +178,67 @@ func scanMarkdown(src []byte) []span {
 	}
 	flush()
 	return spans
+}
+
+// htmlBlockTags are the tag names that start an HTML block of kind 6
+// (CommonMark §4.6).
+var htmlBlockTags = wordSet(`address article aside base basefont blockquote body caption center col
+	colgroup dd details dialog dir div dl dt fieldset figcaption figure footer form frame frameset
+	h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav noframes ol
+	optgroup option p param search section summary table tbody td tfoot th thead title tr track ul`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// htmlBlock reports whether the line t (without indentation) starts an
+// HTML block (CommonMark §4.6, kinds 1, 6 and 7; comments are kind 2 and
+// handled apart) and returns what ends it: "</script>" and the like for
+// kind 1, "\n" (a blank line) for kinds 6 and 7. skip is set for script,
+// style and textarea, whose content is no HTML either. Kind 7 cannot
+// interrupt a paragraph.
+func htmlBlock(t []byte, paragraph bool) (end string, skip, ok bool) {
+	i := 1
+	closing := i < len(t) && t[i] == '/'
+	if closing {
+		i++
+	}
+	j := i
+	for j < len(t) && (isAlpha(t[j]) || j > i && ('0' <= t[j] && t[j] <= '9' || t[j] == '-')) {
+		j++
+	}
+	if j == i {
+		return "", false, false
+	}
+	name := strings.ToLower(string(t[i:j]))
+	after := byte('>')
+	if j < len(t) {
+		after = t[j]
+	}
+	switch {
+	case !closing && (name == "script" || name == "style" || name == "textarea" || name == "pre") &&
+		(after == '>' || after == ' ' || after == '\t'):
+		return "</" + name + ">", name != "pre", true
+	case htmlBlockTags[name] && (after == '>' || after == ' ' || after == '\t' || (after == '/' && j+1 < len(t) && t[j+1] == '>')):
+		return "\n", false, true
+	case !paragraph:
+		// Kind 7: a whole open or closing tag alone on its line.
+		if closing {
+			k := skipBlank(t, j, len(t))
+			if k < len(t) && t[k] == '>' && len(bytes.TrimSpace(t[k+1:])) == 0 {
+				return "\n", false, true
+			}
+			return "", false, false
+		}
+		if _, _, e, ok := lexTag(t, 0, len(t)); ok && len(bytes.TrimSpace(t[e:])) == 0 {
+			return "\n", false, true
+		}
+	}
+	return "", false, false
 }
 
 // quotePrefix returns the length of b's block quote markers ("> > ").
@@ -298,12 +398,18 @@ func destination(src []byte, i, end int) (span, int, bool) {
 	return span{start: i, end: k, kind: mdPlain}, k, true
 }
 
-// scanMarkdownInline finds the links of the paragraph text src[a:b].
-func scanMarkdownInline(src []byte, a, b int) []span {
+// scanMarkdownInline finds the links of the paragraph text src[a:b], or
+// only the links of its HTML tags when htmlOnly is set (an HTML block).
+func scanMarkdownInline(src []byte, a, b int, htmlOnly bool) []span {
 	var spans []span
 	var open []int // offsets of unmatched '['
 	for i := a; i < b; {
-		switch c := src[i]; c {
+		c := src[i]
+		if htmlOnly && c != '<' {
+			i++
+			continue
+		}
+		switch c {
 		case '\\':
 			i += 2
 		case '`':
@@ -322,7 +428,7 @@ func scanMarkdownInline(src []byte, a, b int) []span {
 				i = b
 				continue
 			}
-			if end, ok := autolink(src, i, b); ok {
+			if end, ok := autolink(src, i, b); ok && !htmlOnly {
 				spans = append(spans, span{start: i + 1, end: end, kind: mdAutolink})
 				i = end + 1
 				continue

@@ -97,7 +97,12 @@ func scanRST(src []byte) []span {
 			continue
 		}
 		imageAt = -1
-		if !paragraph && (bytes.HasPrefix(t, []byte(".. ")) || string(t) == "..") {
+		if !paragraph && string(t) == ".." {
+			flush()
+			skipAbove = ind // an empty comment: what is indented under it is the comment
+			continue
+		}
+		if !paragraph && bytes.HasPrefix(t, []byte(".. ")) {
 			flush()
 			rest := start + 3
 			switch {
