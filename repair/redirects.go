@@ -26,7 +26,8 @@ var ErrSite = errors.New("repair: redirect maps need the site (a host name or UR
 //	map $uri $new_uri { include relink.map; }
 //	server { ... if ($new_uri) { return 301 $new_uri; } }
 //
-// Each line is "key" "value"; with both in double quotes. The key is the
+// Each line is `"key" "value";`, both quoted as nginx's configuration
+// parser reads quotes (\" and \\ are the escapes). The key is the
 // dead URL's path as nginx's $uri holds it: percent-decoded, with "." and
 // ".." resolved and runs of slashes merged (merge_slashes, the default).
 // nginx compares the keys ignoring case, so a second key that differs
@@ -49,9 +50,11 @@ var ErrSite = errors.New("repair: redirect maps need the site (a host name or UR
 // OutputNetlify writes a _redirects file, which Netlify and Cloudflare
 // Pages both read: "/old /new 301" lines, the status written because
 // Cloudflare's default is 302. The key is the path as the URL writes it
-// (percent-encoded, as Netlify requires). A path with * or a segment
-// such as ":name" would be read as a splat or a placeholder, and a line
-// over 1,000 characters is over Cloudflare's limit: both are skipped.
+// (percent-encoded, as Netlify requires), with "." and ".." resolved as a
+// browser does before it asks. A path with * or :name (Cloudflare reads a
+// placeholder wherever a colon starts a name) would be read as a splat or
+// a placeholder, and a line over 1,000 characters is over Cloudflare's
+// limit: both are skipped.
 //
 // Every map skips a dead URL with a query (none of the keys above sees
 // the query; Netlify's query matching is not used), one whose new URI

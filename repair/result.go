@@ -14,17 +14,17 @@ type Verdict string
 
 // The verdicts of relink fix (INTERFACES.md, "relink fix").
 const (
-	// Alive: the URL answers 2xx itself and is no soft 404; Result.URI is
-	// the URL as given.
+	// Alive means the URL answers 2xx itself and is no soft 404;
+	// Result.URI is the URL as given.
 	Alive Verdict = "alive"
-	// Moved: the URL redirects to a live page that is no soft 404, or a
-	// candidate reached the threshold; Result.URI is the new home.
+	// Moved means the URL redirects to a live page that is no soft 404,
+	// or a candidate reached the threshold; Result.URI is the new home.
 	Moved Verdict = "moved"
-	// Gone: evidence was gathered and no candidate reached the threshold;
-	// Result.URI is "".
+	// Gone means evidence was gathered and no candidate reached the
+	// threshold; Result.URI is "".
 	Gone Verdict = "gone"
-	// Unknown: no decision could be made (no evidence, or the services
-	// failed); Result.Error says why.
+	// Unknown means no decision could be made (no evidence, or the
+	// services failed); Result.Error says why.
 	Unknown Verdict = "unknown"
 )
 
@@ -154,8 +154,8 @@ func ReadResults(r io.Reader) ([]Result, error) {
 
 // Moves returns the repairs the results support at threshold: dead URL →
 // new URI for every Moved result with a URI whose Confidence is at least
-// threshold. It is the map a Rewriter and the redirect maps apply. When
-// one dead URL has several results, the first counts.
+// threshold: the map a Rewriter applies. When one dead URL has several
+// such results, the first counts.
 func Moves(results []Result, threshold float64) map[string]string {
 	m := map[string]string{}
 	for _, r := range results {

@@ -40,6 +40,23 @@ var ErrBase = errors.New("repair: base is not an absolute URL")
 // endings included, stays. Each link is rewritten once: a new URI that is
 // itself a dead URL of Moves is not followed.
 //
+// What counts as a link. In Markdown (CommonMark, with GitHub's HTML):
+// inline links and images, [t](dest "title") and [t](<dest>); link
+// reference definitions, [x]: dest, with the destination on the label's
+// line; autolinks, <https://...>; and the href and src of raw HTML tags.
+// Code spans, fenced and indented code blocks, HTML comments, and the
+// Markdown inside HTML blocks are not links; bare URLs in text are not
+// rewritten. In HTML: the href and src attributes of every element but
+// <base>, quoted or not, outside comments and the raw text of script,
+// style, textarea and title. In reStructuredText: embedded URIs,
+// `text <URI>`_ and `text <URI>`__; hyperlink targets whose URI is on their
+// line, .. _name: URI, .. __: URI and __ URI; the image and figure
+// directives' URI and :target:; and standalone http, https and ftp URIs in
+// text. Literal blocks, doctest blocks, comments, inline literals, roles
+// (:ref:`t <x>` names no URI) and the content of code, raw and math
+// directives are not links, and a target whose URI goes on over the next
+// line is left alone.
+//
 // Safety. The Rewriter follows no symbolic link under the directory (the
 // directory itself may be one): a link to a file or a directory, inside
 // the tree or out of it, is reported and left alone, and a file replaced
@@ -50,8 +67,9 @@ var ErrBase = errors.New("repair: base is not an absolute URL")
 // own directory, with the original's permission bits, synced, and renamed
 // over the original, and the directory is synced, so that a run killed at
 // any moment leaves every file whole, old or new (a temporary file,
-// ".NAME.relink-*", may be left behind). A file changed by someone else
-// while it was being rewritten is not overwritten. The new file belongs to
+// ".NAME.relink-*", may be left behind). A file that someone else changed
+// while it was being rewritten (its identity, size or modification time
+// differ from when it was read) is not overwritten. The new file belongs to
 // the user running the Rewriter; a hard link to the old file keeps the
 // old content.
 type Rewriter struct {
