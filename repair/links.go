@@ -71,6 +71,7 @@ type span struct {
 	kind       linkKind
 	quote      byte   // htmlQuoted's quote
 	base       string // the HTML document's <base href>, entities decoded, or ""
+	fixed      bool   // in a reST table or section title: its width must not change
 }
 
 // ErrMoves is the cause of a repair map that cannot be applied: a dead
@@ -220,7 +221,11 @@ func replacement(old string, sp span, doc string, moves moveTable) (nu, why stri
 	if hasFrag {
 		rawFrag = writtenFragment(old, frag, sp.kind)
 	}
-	return encodeTarget(safeURI(s, true), rawFrag, sp, relative)
+	nu, why, dead = encodeTarget(safeURI(s, true), rawFrag, sp, relative)
+	if why == "" && sp.fixed && len(nu) != len(old) {
+		return "", "in a reST table or section title, whose layout a longer or shorter link would break; edit it by hand", true
+	}
+	return nu, why, dead
 }
 
 // writtenFragment returns the fragment of the target old as it is written

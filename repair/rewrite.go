@@ -55,7 +55,10 @@ var ErrBase = errors.New("repair: base is not an absolute URL")
 // text. Literal blocks, doctest blocks, comments, inline literals, roles
 // (:ref:`t <x>` names no URI) and the content of code, raw and math
 // directives are not links, and a target whose URI goes on over the next
-// line is left alone.
+// line is left alone. In a reST grid or simple table, or a section
+// title, a link is replaced only by one of the same width (the table's
+// columns and the title's underline are measured in characters); any
+// other is reported as skipped, to be edited by hand.
 //
 // Safety. The Rewriter follows no symbolic link under the directory (the
 // directory itself may be one): a link to a file or a directory, inside

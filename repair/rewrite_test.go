@@ -27,6 +27,7 @@ var testMoves = map[string]string{
 	"https://old.example/self":           "https://old.example/self",
 	"https://site.example/docs/old/dir/": "https://site.example/docs/guide/",
 	"https://site.example/docs/gone":     "https://other.example/g",
+	"https://old.example/same":           "https://new.example/same",
 }
 
 const testDoc = "https://site.example/docs/guide/page.md"
@@ -158,6 +159,12 @@ var rewriteTests = []struct {
 	{"rst image argument and target", repair.RST,
 		".. image:: https://old.example/a\n   :alt: an image\n   :target: ../old/b\n",
 		".. image:: https://new.example/docs/a/\n   :alt: an image\n   :target: ../new/b.html\n", 2, 0},
+	{"rst grid table: a link of the same width is replaced, another is not", repair.RST,
+		"+--------------------------+---+\n| https://old.example/same | x |\n+==========================+===+\n| https://old.example/a    | y |\n+--------------------------+---+\n\nAfter https://old.example/a\n",
+		"+--------------------------+---+\n| https://new.example/same | x |\n+==========================+===+\n| https://old.example/a    | y |\n+--------------------------+---+\n\nAfter https://new.example/docs/a/\n", 3, 1},
+	{"rst simple table and section titles", repair.RST,
+		"==========================  ===\nhttps://old.example/a       x\n\nhttps://old.example/same    y\n==========================  ===\n\nTitle https://old.example/a\n=============================\n\n=====\nhttps://old.example/same\n=====\n\ntext https://old.example/a\n",
+		"==========================  ===\nhttps://old.example/a       x\n\nhttps://new.example/same    y\n==========================  ===\n\nTitle https://old.example/a\n=============================\n\n=====\nhttps://new.example/same\n=====\n\ntext https://new.example/docs/a/\n", 5, 2},
 	{"rst new URIs that need escaping, and one that cannot stand alone", repair.RST,
 		"`U <https://old.example/under>`_ https://old.example/dot ok\n",
 		"`U <https://new.example/name\\_>`_ https://old.example/dot ok\n", 2, 1},

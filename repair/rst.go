@@ -34,6 +34,13 @@ func scanRST(src []byte) []span {
 	literalAfter := -1  // a literal block may start, indented more than this
 	imageAt := -1       // in an image or figure directive's options, indented more than this
 	paragraph, paraIndent, paraLiteral := false, 0, false
+	table, tableIndent := 0, 0  // in a grid (1) or simple (2) table
+	fixedLine := func(l line) { // a line whose width is part of the layout
+		for _, sp := range scanRSTInline(src, l.start, l.end) {
+			sp.fixed = true
+			spans = append(spans, sp)
+		}
+	}
 	region, regionEnd := -1, -1
 	flush := func() {
 		if region >= 0 {
@@ -59,6 +66,27 @@ func scanRST(src []byte) []span {
 		if untilBlank {
 			if blank {
 				untilBlank = false
+			}
+			continue
+		}
+		nextBlank := n+1 >= len(ls) || len(bytes.TrimSpace(src[ls[n+1].start:ls[n+1].end])) == 0
+		switch table {
+		case 1:
+			if !blank && ind == tableIndent && (t[0] == '+' || t[0] == '|') {
+				fixedLine(l)
+				continue
+			}
+			table = 0
+		case 2:
+			if blank {
+				continue
+			}
+			if simpleBorder(t) {
+				if nextBlank {
+					table = 0
+				}
+			} else {
+				fixedLine(l)
 			}
 			continue
 		}
@@ -152,6 +180,19 @@ func scanRST(src []byte) []span {
 			continue
 		}
 		if !paragraph {
+			switch {
+			case gridBorder(t):
+				table, tableIndent = 1, ind
+				continue
+			case simpleBorder(t) && bytes.Count(t, []byte(" =")) > 0 && !nextBlank:
+				table, tableIndent = 2, ind
+				continue
+			case adornment(t):
+				continue // a section title's overline
+			case !nextBlank && adornment(bytes.TrimSpace(src[ls[n+1].start:ls[n+1].end])):
+				fixedLine(l) // a section title: its underline fits its width
+				continue
+			}
 			region, paraIndent = l.start, ind
 		}
 		regionEnd = l.next
@@ -353,4 +394,45 @@ func bareURI(src []byte, i, b int) int {
 		return i
 	}
 	return e
+}
+
+// gridBorder reports whether t is a grid table's border, +---+===+.
+func gridBorder(t []byte) bool {
+	if len(t) < 3 || t[0] != '+' || t[len(t)-1] != '+' {
+		return false
+	}
+	for i, c := range t {
+		if c != '+' && c != '-' && c != '=' || c == '+' && i > 0 && t[i-1] == '+' {
+			return false
+		}
+	}
+	return true
+}
+
+// simpleBorder reports whether t is a simple table's border: runs of =
+// apart by spaces.
+func simpleBorder(t []byte) bool {
+	if len(t) == 0 || t[0] != '=' {
+		return false
+	}
+	for _, c := range t {
+		if c != '=' && c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// adornment reports whether t is a section title's underline or
+// overline: three or more of one punctuation character.
+func adornment(t []byte) bool {
+	if len(t) < 3 || !isPunct(t[0]) {
+		return false
+	}
+	for _, c := range t {
+		if c != t[0] {
+			return false
+		}
+	}
+	return true
 }
