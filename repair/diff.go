@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // diffContext is the number of unchanged lines a hunk shows around a
@@ -82,7 +83,7 @@ func writeDiff(w io.Writer, name string, a, b []byte) error {
 	}
 
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "--- a/%s\n+++ b/%s\n", name, name)
+	fmt.Fprintf(bw, "--- %s\n+++ %s\n", diffName("a/"+name), diffName("b/"+name))
 	for i := 0; i < len(ops); {
 		if ops[i].kind == 'e' {
 			i++
@@ -138,6 +139,36 @@ func writeDiff(w io.Writer, name string, a, b []byte) error {
 		i = end
 	}
 	return bw.Flush()
+}
+
+// diffName writes a file name as git does in a diff header: as it is, or
+// in double quotes with C escapes when it holds a control character, a
+// double quote or a backslash (which patch and git apply read back).
+func diffName(name string) string {
+	if !strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f || r == '"' || r == '\\' }) {
+		return name
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			if c < ' ' || c == 0x7f {
+				fmt.Fprintf(&b, `\%03o`, c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // hunkRange writes a hunk's range as diff -u does: "start,count" with a

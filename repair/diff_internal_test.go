@@ -134,6 +134,21 @@ func parseHunk(h string, os, oc, ns, nc *int) (int, error) {
 	return 0, rng(f[2], ns, nc)
 }
 
+func TestDiffName(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"a/docs/my page.md", "a/docs/my page.md"},
+		{"a/docs/café.md", "a/docs/café.md"},
+		{"a/tab\there.md", `"a/tab\there.md"`},
+		{"a/new\nline.md", `"a/new\nline.md"`},
+		{`a/q"uote\.md`, `"a/q\"uote\\.md"`},
+		{"a/bell\a.md", `"a/bell\007.md"`},
+	} {
+		if got := diffName(tt.in); got != tt.want {
+			t.Errorf("diffName(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
 func FuzzWriteDiff(f *testing.F) {
 	for _, tt := range writeDiffTests {
 		f.Add(tt.a, tt.b)
