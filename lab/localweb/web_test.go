@@ -33,10 +33,10 @@ func TestProxyFetch(t *testing.T) {
 	c := webClient(t, srv)
 	ctx := context.Background()
 	tests := []struct {
-		name, uri  string
-		status     int
-		finalURI   string
-		titlePart  string
+		name, uri string
+		status    int
+		finalURI  string
+		titlePart string
 	}{
 		{"page over https", pyBase + "library/os.html", 200, pyBase + "library/os.html", "Miscellaneous operating system"},
 		{"wiki page", wikiBase + "JSON.html", 200, wikiBase + "JSON.html", "JSON - Wikipedia"},
