@@ -162,3 +162,37 @@ func TestTunnelWithoutTLS(t *testing.T) {
 		t.Fatalf("Fetch after a bad tunnel = %v, %v", p, err)
 	}
 }
+
+// TestConcurrentFetches fetches through the proxy from many goroutines,
+// over many hosts' certificates and tunnels at once.
+func TestConcurrentFetches(t *testing.T) {
+	srv := start(t, localweb.Options{Relaxed: true})
+	c := webClient(t, srv)
+	c.PerHost = 8
+	uris := []string{pyBase + "library/os.html", pyBase + "library/json.html", wikiBase + "JSON.html", "https://a.example/", "https://b.example/", "http://c.example/"}
+	errs := make(chan error, 40)
+	for i := 0; i < 40; i++ {
+		go func(uri string) {
+			_, err := c.Fetch(context.Background(), uri)
+			errs <- err
+		}(uris[i%len(uris)])
+	}
+	for i := 0; i < 40; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	// The archive's WARC layout is built once, whoever asks first.
+	wb := waybackClient(t, srv)
+	for i := 0; i < 10; i++ {
+		go func() {
+			_, err := wb.Captures(context.Background(), pyBase+"library/*", nil)
+			errs <- err
+		}()
+	}
+	for i := 0; i < 10; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
