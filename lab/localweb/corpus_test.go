@@ -16,8 +16,8 @@ import (
 	"github.com/linkrot/relink/lab/localweb"
 	"github.com/linkrot/relink/provider/brave"
 	"github.com/linkrot/relink/provider/store"
-	"github.com/linkrot/relink/provider/web"
 	"github.com/linkrot/relink/provider/wayback"
+	"github.com/linkrot/relink/provider/web"
 )
 
 // TestCorpusMovedPage is the experiment's moved mode on a local internet:
