@@ -20,28 +20,40 @@ type Window struct {
 // value means DefaultLimits; a zero Window field means its default.
 type Limits struct {
 	// Brave is the plan's rate and BraveMonth its monthly quota, per
-	// subscription token (the free plan: 1 per second, 2,000 a month).
+	// subscription token: the free plan's 1 a second (Brave's response
+	// headers page: "1;w=1") and 2,000 a month (the quota_limit of
+	// recorded 429 answers).
 	Brave, BraveMonth Window
 	// Google is the per-minute quota and GoogleDay the daily one, per
-	// API key (100 a minute, 100 a day free).
+	// API key: 100 a minute and the free 100 a day.
 	Google, GoogleDay Window
-	// MojeekDay is the daily limit of a key's plan.
+	// MojeekDay is the daily limit of a key. Mojeek documents the answer
+	// ("ERROR: Daily Limit Reached") but not the number, which depends on
+	// the plan: 1,000 here.
 	MojeekDay Window
-	// MarginaliaPublic is the rate all users of the key "public" share;
-	// Marginalia is that of any other key.
+	// MarginaliaPublic is the rate all users of the key "public" share,
+	// Marginalia that of any other key. Marginalia documents the 503 and
+	// that the public key "often hits a rate limit", not the numbers: 1 a
+	// second and 10 a second here.
 	MarginaliaPublic, Marginalia Window
 	// SearXNGBurst, SearXNGLong and SearXNGAPI are the limiter's
 	// sliding windows per client address (searx/botdetection/ip_limit.py:
 	// 15 in 20 s, 150 in 10 min, and 4 API requests, format other than
 	// html, an hour).
 	SearXNGBurst, SearXNGLong, SearXNGAPI Window
-	// WaybackCDX is the CDX API's limit per client address (24 a minute).
+	// WaybackCDX is the CDX API's limit per client address: 24 a minute,
+	// the hard limit the Internet Archive set in 2026 (edgi wayback
+	// v0.5.1's release notes; earlier 60 a minute averaged over five).
 	WaybackCDX Window
 	// CCIndex is the Common Crawl index server's limit per client address,
-	// CCData that of the data bucket's front.
+	// CCData that of the data bucket's front. Common Crawl asks not to
+	// overload the index and answers 503 to clients that do (and 503
+	// SlowDown from the bucket), without publishing a number: 1 a second
+	// and 10 a second here.
 	CCIndex, CCData Window
-	// Wiki is the limit of anonymous API requests per client address (500
-	// an hour).
+	// Wiki is the limit of anonymous API requests per client address:
+	// 500 an hour, Wikimedia's published limit for anonymous API requests
+	// (the global limits rolled out in 2026 answer 429 with Retry-After).
 	Wiki Window
 }
 
