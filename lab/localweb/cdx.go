@@ -43,6 +43,7 @@ type cdxCollapse struct {
 // errCDX is a query parameter the index servers refuse.
 type errCDX struct{ msg string }
 
+// Error returns the message.
 func (e *errCDX) Error() string { return e.msg }
 
 // parseCDXQuery reads the query parameters. wayback says whose syntax:
