@@ -253,7 +253,7 @@ func (s *Server) google(w http.ResponseWriter, r *http.Request) {
 	}
 	num, ok1 := intParam(v, "num", 10)
 	start, ok2 := intParam(v, "start", 1)
-	if cx == "" || q == "" || !ok1 || !ok2 || num < 1 || num > 10 || start < 1 || start+num-1 > 100 {
+	if cx == "" || q == "" || len(q) > MaxQueryBytes || !ok1 || !ok2 || num < 1 || num > 10 || start < 1 || start+num-1 > 100 {
 		googleError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "badRequest", "Request contains an invalid argument.")
 		return
 	}

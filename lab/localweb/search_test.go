@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +166,30 @@ func TestSearchThroughProxy(t *testing.T) {
 	rs, err := b.Search(context.Background(), lexsig.NewQuery([]string{"operating", "system"}, lexsig.Conjunctive), 5)
 	if err != nil || len(rs) == 0 || rs[0].URI != pyBase+"library/os.html" {
 		t.Fatalf("brave at %s through the proxy = %v, %v", brave.DefaultBaseURL, rs, err)
+	}
+}
+
+// TestHugeQueries sends each search endpoint a query longer than it
+// takes, and a URL longer than the server reads: errors, not crashes.
+func TestHugeQueries(t *testing.T) {
+	srv := start(t, localweb.Options{Relaxed: true})
+	long := strings.Repeat("word ", 1000) // 5,000 bytes
+	key := map[string]string{"X-Subscription-Token": "k", "API-Key": "k"}
+	for _, tt := range []struct {
+		name, url string
+		status    int
+		body      string
+	}{
+		{"brave", srv.URL("brave") + "?q=" + url.QueryEscape(long), 422, `"code":"VALIDATION"`},
+		{"google", srv.URL("google") + "?key=k&cx=c&q=" + url.QueryEscape(long), 400, `"status":"INVALID_ARGUMENT"`},
+		{"mojeek", srv.URL("mojeek") + "?api_key=k&fmt=json&q=" + url.QueryEscape(long), 200, `"status":"ERROR: localweb: bad query`},
+		{"marginalia", srv.URL("marginalia") + "?query=" + url.QueryEscape(long), 400, "Bad Request"},
+		{"searxng", srv.URL("searxng") + "/search?format=json&q=" + url.QueryEscape(long), 200, `"results":[]`},
+		{"brave, a URL past MaxHeaderBytes", srv.URL("brave") + "?q=" + strings.Repeat("a", 2*localweb.MaxHeaderBytes), 431, ""},
+	} {
+		resp, b := get(t, tt.url, key)
+		if resp.StatusCode != tt.status || !strings.Contains(string(b), tt.body) {
+			t.Errorf("%s: %d %.200s, want %d with %s", tt.name, resp.StatusCode, b, tt.status, tt.body)
+		}
 	}
 }
