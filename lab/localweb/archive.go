@@ -191,6 +191,7 @@ func (a *archive) build(c *capture) ([]byte, error) {
 		{Name: "WARC-Target-URI", Value: c.original},
 		{Name: "Content-Type", Value: "application/http; msgtype=response"},
 		{Name: "WARC-Payload-Digest", Value: "sha1:" + digest(c.body)},
+		{Name: "WARC-Block-Digest", Value: "sha1:" + digest(block.Bytes())},
 		{Name: "WARC-Identified-Payload-Type", Value: c.mimeType()},
 	}
 	var out bytes.Buffer

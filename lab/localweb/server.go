@@ -175,7 +175,8 @@ func (s *Server) CA() *CA { return s.ca }
 
 // Start listens on addr ("127.0.0.1:0" for any free port) for the proxy,
 // and on the same host, each on a free port, for the services, and serves
-// them until Close or Shutdown. It returns once every listener is open.
+// them until Close or Shutdown. It returns once every listener is open. A
+// Server starts once.
 func (s *Server) Start(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -187,9 +188,9 @@ func (s *Server) Start(addr string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.closed || s.proxyAddr != nil {
 		pl.Close()
-		return errors.New("localweb: server closed")
+		return errors.New("localweb: server closed or already started")
 	}
 	s.proxyAddr = pl.Addr()
 	s.tunnels = newConnListener(pl.Addr())

@@ -196,3 +196,15 @@ func TestConcurrentFetches(t *testing.T) {
 		}
 	}
 }
+
+// TestStartTwice checks that a Server starts once, and not after Close.
+func TestStartTwice(t *testing.T) {
+	srv := start(t, localweb.Options{Relaxed: true})
+	if err := srv.Start("127.0.0.1:0"); err == nil {
+		t.Error("a second Start succeeded")
+	}
+	srv.Close()
+	if err := srv.Start("127.0.0.1:0"); err == nil {
+		t.Error("Start after Close succeeded")
+	}
+}
