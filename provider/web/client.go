@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -185,19 +187,49 @@ type Client struct {
 	// wrapping ErrPrivateAddress.
 	AllowPrivate bool
 
+	// Proxy, when not nil, chooses the proxy of each request, as
+	// http.Transport.Proxy does (http.ProxyURL(u) sends every request
+	// through u; a nil URL sends that request directly). Nil means no
+	// proxy: the Client reads no proxy settings from the environment.
+	// An http proxy receives plain requests for http URIs and a CONNECT
+	// for https ones, through which the Client speaks TLS with the page's
+	// server (or with whatever the proxy makes answer for it: see
+	// RootCAs).
+	//
+	// The private-address guard (AllowPrivate) still applies to the
+	// pages' hosts: with a Proxy, a request is refused, with an error
+	// wrapping ErrPrivateAddress, when its URI's host is localhost or a
+	// name below it, or an IP address (in any form a resolver reads,
+	// "127.1" and "2130706433" included) that is not public. Names sent
+	// through the proxy are resolved by the proxy, not checked by the
+	// Client; those sent directly are checked as they are dialled.
+	// The connection to the proxy itself is allowed wherever it is, a
+	// loopback port included: the program chose it, a page did not.
+	Proxy func(*http.Request) (*url.URL, error)
+	// RootCAs, when not nil, is the set of certificate authorities the
+	// Client trusts for https, instead of the system's: a test's own CA,
+	// or that of an intercepting proxy the program trusts. Nil means the
+	// system's roots.
+	RootCAs *x509.CertPool
+
 	// Transport, when not nil, carries the requests instead of the
 	// Client's own http.Transport; ConnectTimeout, TLSTimeout,
-	// HeaderTimeout and AllowPrivate then have no effect, and keeping
-	// private addresses out is the Transport's job. Retries, rate limits,
-	// robots.txt, redirects, Timeout and the body cap still apply. It must
-	// not follow redirects or decode bodies itself (http.Transport does
-	// neither when the request names its own Accept-Encoding, as Fetch's
-	// do). The Client's own Transport uses no proxy.
+	// HeaderTimeout, AllowPrivate, Proxy and RootCAs then have no effect,
+	// and keeping private addresses out is the Transport's job. Retries,
+	// rate limits, robots.txt, redirects, Timeout and the body cap still
+	// apply. It must not follow redirects or decode bodies itself
+	// (http.Transport does neither when the request names its own
+	// Accept-Encoding, as Fetch's do). The Client's own Transport uses
+	// the proxy Proxy chooses, and no other.
 	Transport http.RoundTripper
 
 	// public reports whether an address may be dialled when AllowPrivate
 	// is false; nil means isPublic. Tests replace it.
 	public func(netip.Addr) bool
+
+	// proxies are the proxies Proxy has chosen, which the dialer lets
+	// through.
+	proxies proxies
 
 	once   sync.Once
 	client *http.Client
@@ -346,12 +378,15 @@ func (c *Client) init() {
 	})
 }
 
-// newTransport returns the Client's own transport: no proxy, the Client's
+// newTransport returns the Client's own transport: the proxy Proxy
+// chooses and no other, the trusted roots RootCAs names, the Client's
 // timeouts, no transparent decompression (Fetch asks for and undoes gzip
 // and deflate itself, with a bound), and, unless AllowPrivate, a check of
-// every address dialled.
+// every address dialled but a chosen proxy's, and of the host of every
+// request sent through a proxy.
 func (c *Client) newTransport() *http.Transport {
 	d := &net.Dialer{Timeout: orDefault(c.ConnectTimeout, DefaultConnectTimeout), KeepAlive: 30 * time.Second}
+	direct := *d
 	if !c.AllowPrivate {
 		public := c.public
 		if public == nil {
@@ -361,9 +396,14 @@ func (c *Client) newTransport() *http.Transport {
 			return checkAddress(public, network, address)
 		}
 	}
+	var tlsConfig *tls.Config
+	if c.RootCAs != nil {
+		tlsConfig = &tls.Config{RootCAs: c.RootCAs}
+	}
 	return &http.Transport{
-		Proxy:                  nil,
-		DialContext:            d.DialContext,
+		Proxy:                  c.proxyFunc(),
+		DialContext:            c.dialContext(d, &direct),
+		TLSClientConfig:        tlsConfig,
 		ForceAttemptHTTP2:      true,
 		TLSHandshakeTimeout:    orDefault(c.TLSTimeout, DefaultTLSTimeout),
 		ResponseHeaderTimeout:  orDefault(c.HeaderTimeout, DefaultHeaderTimeout),

@@ -44,6 +44,17 @@
 // (ErrPrivateAddress). Programs that fetch from their own machine, and
 // tests against httptest servers, set AllowPrivate.
 //
+// Proxies: Client.Proxy sends requests through an HTTP proxy (plain
+// requests for http, CONNECT for https), and Client.RootCAs trusts the
+// certificate authorities a program names instead of the system's, such as
+// those of a test proxy that answers for real hosts (relink's lab serves a
+// store as the web this way). The proxy's own address may be anywhere, a
+// loopback port included, since the program chose it; the hosts of the
+// pages stay guarded: a request through a proxy to localhost, a name below
+// it or a non-public IP address is refused before it is sent
+// (ErrPrivateAddress). The proxy resolves names, so a name that resolves
+// to a private address is the proxy's to refuse.
+//
 // Bodies: only gzip and deflate are asked for (Accept-Encoding), and they
 // are undone; the bytes are otherwise kept exactly as received. The charset
 // is not decoded: Page.Header carries the Content-Type, and package backlink
@@ -62,7 +73,7 @@
 // # What it does not do
 //
 // It sends GET only, keeps no cookies, runs no scripts and reads no
-// environment variables or proxy settings (set Transport for a proxy). It
+// environment variables or proxy settings (Proxy names the proxy). It
 // does not decode brotli or zstd (the standard library has neither, so it
 // does not ask for them). It does not cache pages, canonicalize URIs
 // (package canon does) or judge pages (package filter does). Its per-host

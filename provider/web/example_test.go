@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 
 	"golang.org/x/time/rate"
@@ -142,4 +143,36 @@ func Example_soft404() {
 	fmt.Println(page.Status, rejection.Filter)
 	// Output:
 	// 200 soft404
+}
+
+// A Client sends its requests through the proxy Proxy names; the proxy's
+// own loopback address is allowed, though the private-address guard is
+// on, because the program chose it.
+func ExampleClient_proxy() {
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A forward proxy receives absolute URIs.
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, "answered by the proxy for %s", r.URL)
+	}))
+	defer proxy.Close()
+	u, _ := url.Parse(proxy.URL)
+
+	c := &web.Client{Proxy: http.ProxyURL(u), Rate: rate.Inf}
+	defer c.CloseIdleConnections()
+	page, err := c.Fetch(context.Background(), "http://docs.example.com/page.html")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(page.Status, string(page.Body))
+
+	// The hosts of the pages are still guarded.
+	_, err = c.Fetch(context.Background(), "http://127.0.0.1/admin")
+	fmt.Println(errors.Is(err, web.ErrPrivateAddress))
+	// Output:
+	// 200 answered by the proxy for http://docs.example.com/page.html
+	// true
 }
