@@ -77,7 +77,8 @@ numbers come from and |D|.
 
 Archives (-archive): wayback or memento gives the archive-* methods the
 page's last good archived copy; with wayback the page's historical
-redirects are printed too. An archive that fails or holds nothing is a
+redirects are printed too. memento needs -archive-url, the address of a
+MemGator server (the Memento Time Travel service shut down in 2025). An archive that fails or holds nothing is a
 note on stderr, and the run goes on.
 
 When no query can be formed (no backlinks, none kept, no word left) the
@@ -127,7 +128,7 @@ func findFlags() (*flag.FlagSet, *findConfig) {
 	fs.StringVar(&c.dfCache, "df-cache", "", "keep document frequencies in `FILE`, shared by runs (provider/dfcache)")
 	fs.StringVar(&c.archive, "archive", "none", "web archive of past copies: "+strings.Join(archiveNames, ", "))
 	fs.StringVar(&c.archiveURL, "archive-url", "", "the archive's base `URL`, replacing its own")
-	fs.Float64Var(&c.rate, "rate", 0, "`requests` per second to each web service (search, archive); 0 means its default (1), inf no limit")
+	fs.Float64Var(&c.rate, "rate", 0, "`requests` per second to each web service (search, archive); 0 means the service's default (1, the Wayback Machine's CDX 0.4), inf no limit")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
 	fs.StringVar(&c.fetch, "fetch", "store", "where backlink pages come from: store (replayed) or web (fetched live)")
 	fs.StringVar(&c.userAgent, "user-agent", web.DefaultUserAgent, "User-Agent for -fetch web, search APIs and archives")

@@ -50,6 +50,9 @@ func newArchive(name, baseURL, userAgent string, r rate.Limit, allowPrivate bool
 		c := &wayback.Client{BaseURL: baseURL, UserAgent: userAgent, Rate: r}
 		return &archive{name: name, log: &archiveLog{Fetcher: c}, wayback: c, close: c.CloseIdleConnections}, nil
 	case "memento":
+		if baseURL == "" {
+			return nil, usagef("-archive memento needs -archive-url, the address of a MemGator server (such as %s): the Memento Time Travel service shut down in 2025", memento.LocalMemGator)
+		}
 		// An archive is a service asked, not a site crawled: its
 		// robots.txt is not for its API's users.
 		pages := &web.Client{UserAgent: userAgent, Rate: r, AllowPrivate: allowPrivate, IgnoreRobots: true}

@@ -161,6 +161,7 @@ func TestFindErrors(t *testing.T) {
 		{"cx with brave", live("brave", "-key", "k", "-cx", "c", target), "-cx"},
 		{"archive-url without archive", []string{"-store", db, "-archive-url", fake.URL, target}, "-archive"},
 		{"bad archive URL", []string{"-store", db, "-archive", "wayback", "-archive-url", "web.archive.org", target}, "-archive-url"},
+		{"memento without its URL", []string{"-store", db, "-archive", "memento", target}, "MemGator"},
 		{"paper flag with a strategy", []string{"-store", db, "-method", "rerank", "-terms", "3", target}, "-terms"},
 		{"or with mojeek", live("mojeek", "-key", "k", "-or", target), "OR"},
 		{"negative rate", live("google", "-key", "k", "-cx", "c", "-rate", "-1", target), "-rate"},
@@ -731,11 +732,15 @@ func fakeWayback(t *testing.T, captures bool, fail bool) *httptest.Server {
 			json.NewEncoder(w).Encode(rows)
 			return
 		}
+		// The Wayback Machine sends Memento-Datetime with every replay of
+		// a capture (and a captured redirect is one).
 		switch r.URL.Path {
 		case "/web/" + goodCapture + "id_/" + target:
+			w.Header().Set("Memento-Datetime", "Mon, 01 Jan 2024 00:00:00 GMT")
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Write(archived)
 		case "/web/" + redirectCapture + "id_/" + target:
+			w.Header().Set("Memento-Datetime", "Thu, 04 Mar 2021 12:00:00 GMT")
 			w.Header().Set("Location", movedTo)
 			w.WriteHeader(http.StatusMovedPermanently)
 		default:

@@ -188,25 +188,68 @@ func TestWait(t *testing.T) {
 	}
 }
 
-// TestMonthlyQuotaSpent checks that a 429 whose X-RateLimit-Reset says
-// the month's quota is spent ends the search at once, naming the wait.
-func TestMonthlyQuotaSpent(t *testing.T) {
-	var count atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		count.Add(1)
-		w.Header().Set("X-RateLimit-Limit", "1, 2000")
-		w.Header().Set("X-RateLimit-Remaining", "1, 0")
-		w.Header().Set("X-RateLimit-Reset", "1, 1419704")
-		w.WriteHeader(http.StatusTooManyRequests)
-		fmt.Fprint(w, `{"type":"ErrorResponse","error":{"status":429,"code":"RATE_LIMITED","detail":"Request rate limit exceeded for plan."}}`)
-	}))
-	defer srv.Close()
-	_, err := suite.Client(t, srv.URL, 5).Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
-	var se *searchapi.StatusError
-	if !errors.Is(err, searchapi.ErrRateLimited) || !errors.As(err, &se) || se.RetryAfter != 1419704*time.Second {
-		t.Errorf("Search() = %v, want ErrRateLimited with RetryAfter 1419704s", err)
+// Brave's 429 answers. The headers are as its API documentation's
+// "Response Headers" page gives them (X-RateLimit-Limit "1, 15000": per
+// second and per month; X-RateLimit-Reset "1, 1419704": seconds until each
+// window resets; no Retry-After). The bodies are answers recorded from the
+// API in public repositories: {"type":"ErrorResponse","error":{"id",
+// "status":429,"detail","meta":{"plan","rate_limit","rate_current",
+// "quota_limit","quota_current","component":"rate_limiter"},"code"},
+// "time"}, with the code RATE_LIMITED ("Request rate limit exceeded for
+// plan.") for the second's rate and QUOTA_LIMITED ("Request quota limit
+// exceeded for plan.") for the month's quota; the API reference's own
+// example lists the error under "errors".
+const (
+	rateLimitedBody    = `{"type":"ErrorResponse","error":{"id":"32433a2a-3426-4831-8123-4553d4be9455","status":429,"detail":"Request rate limit exceeded for plan","meta":{"plan":"Free","rate_limit":1,"rate_current":1,"quota_limit":2000,"quota_current":210},"code":"RATE_LIMITED"},"time":1771039449}`
+	quotaLimitedBody   = `{"type":"ErrorResponse","error":{"id":"e1c1d312-85d8-4bd4-94fe-b6a2833f2a7f","status":429,"detail":"Request quota limit exceeded for plan.","meta":{"plan":"Free","rate_limit":1,"rate_current":1,"quota_limit":2000,"quota_current":2001,"component":"rate_limiter"},"code":"QUOTA_LIMITED"},"time":1770323003}`
+	referenceQuotaBody = `{"type":"ErrorResponse","errors":[{"id":"5d832250-9396-4f6e-b84a-2a1fe524cd7d","code":"QUOTA_LIMITED","detail":"Request quota limit exceeded for plan.","status":429,"meta":{"component":"rate_limiter"}}],"time":1663072993}`
+)
+
+// TestQuotaSpent checks that an answer saying the key's quota is spent
+// (Brave's QUOTA_LIMITED, or a month's window with nothing remaining) is
+// not retried and stops the Client: the next Search sends nothing and
+// fails with ErrQuotaExceeded, while a spent second (RATE_LIMITED) is
+// waited out and retried.
+func TestQuotaSpent(t *testing.T) {
+	tests := []struct {
+		name     string
+		header   map[string]string
+		body     string
+		spent    bool
+		requests int32 // by the first Search
+	}{
+		{"QUOTA_LIMITED with the month's reset", map[string]string{"X-RateLimit-Limit": "1, 2000", "X-RateLimit-Remaining": "1, 0", "X-RateLimit-Reset": "1, 1419704"}, quotaLimitedBody, true, 1},
+		{"QUOTA_LIMITED without headers", nil, quotaLimitedBody, true, 1},
+		{"QUOTA_LIMITED as the API reference lists it", nil, referenceQuotaBody, true, 1},
+		{"month's remaining 0 with another code", map[string]string{"X-RateLimit-Remaining": "1, 0", "X-RateLimit-Reset": "1, 86400"}, rateLimitedBody, true, 1},
+		{"RATE_LIMITED: the second is spent", map[string]string{"X-RateLimit-Limit": "1, 2000", "X-RateLimit-Remaining": "0, 1790", "X-RateLimit-Reset": "0, 1419704"}, rateLimitedBody, false, 3},
 	}
-	if n := count.Load(); n != 1 {
-		t.Errorf("Search() made %d requests, want 1", n)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var count atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				count.Add(1)
+				for k, v := range tt.header {
+					w.Header().Set(k, v)
+				}
+				w.WriteHeader(http.StatusTooManyRequests)
+				fmt.Fprint(w, tt.body)
+			}))
+			defer srv.Close()
+			c := suite.Client(t, srv.URL, 3)
+			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
+			_, err := c.Search(context.Background(), q, 10)
+			if !errors.Is(err, searchapi.ErrRateLimited) || errors.Is(err, brave.ErrQuotaExceeded) != tt.spent || errors.Is(err, searchapi.ErrStopped) != tt.spent {
+				t.Errorf("Search() = %v, want ErrRateLimited, ErrQuotaExceeded and ErrStopped %v", err, tt.spent)
+			}
+			if n := count.Load(); n != tt.requests {
+				t.Errorf("Search() made %d requests, want %d", n, tt.requests)
+			}
+			_, err = c.Search(context.Background(), q, 10)
+			if tt.spent && (!errors.Is(err, brave.ErrQuotaExceeded) || !errors.Is(err, searchapi.ErrStopped) || count.Load() != tt.requests) {
+				t.Errorf("second Search() = %v after %d requests, want ErrQuotaExceeded and no request", err, count.Load())
+			}
+			apitest.CheckNoKey(t, err)
+		})
 	}
 }

@@ -27,8 +27,16 @@
 // with searchapi.ErrUnsupportedQuery before any request.
 //
 // Quotas: Brave's free plan allows one request per second and a monthly
-// quota; DefaultRate keeps to the first, and a 429 answer is retried after
-// a backoff. Every page is one request.
+// quota; DefaultRate keeps to the first. Brave sends no Retry-After but
+// X-RateLimit-Limit, -Remaining and -Reset, each a comma-separated list
+// with one value per window of X-RateLimit-Policy ("1, 1419704": the
+// second's and the month's), as its documentation's Response Headers page
+// describes. A 429 for the second's rate (error code RATE_LIMITED) is
+// retried after the reset of the spent window. A 429 for the quota (code
+// QUOTA_LIMITED, or the month's window with nothing remaining) is not
+// retried: it stops the Client until the month's reset, and every Search
+// until then fails at once with ErrQuotaExceeded, without a request. Every
+// page is one request; only successful requests count against the quota.
 //
 // # Errors
 //
@@ -39,7 +47,9 @@
 // 403: a wrong key, or a plan without web search), ErrMalformed,
 // ErrTimeout, ErrTooLarge or a *searchapi.StatusError. A query over
 // Brave's limits is searchapi.ErrUnsupportedQuery, a missing key
-// searchapi.ErrMissingKey. The package has no errors of its own.
+// searchapi.ErrMissingKey. The package's own error is ErrQuotaExceeded,
+// for a spent quota, which also matches ErrRateLimited and
+// searchapi.ErrStopped.
 //
 // # What the caller must do
 //

@@ -1,9 +1,11 @@
 package brave
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +31,11 @@ var engine = &searchapi.Engine[response]{
 	Check:  checkLength,
 	Read:   read,
 	Wait:   wait,
+	Final: func(status int, h http.Header, body []byte) bool {
+		_, spent := quota(status, h, body)
+		return spent
+	},
+	Stop: stop,
 }
 
 // response is the part of Brave's web search answer (WebSearchApiResponse)
@@ -110,4 +117,73 @@ func numbers(v string) []int64 {
 		out = append(out, n)
 	}
 	return out
+}
+
+// errorAnswer is Brave's error answer (ErrorResponse). Answers recorded
+// from the API carry one error object, {"type":"ErrorResponse","error":
+// {"id","status","code","detail","meta":{...}},"time"}; the examples of
+// its API reference a list of them under "errors". Both are read.
+type errorAnswer struct {
+	Error  *apiError  `json:"error"`
+	Errors []apiError `json:"errors"`
+}
+
+// apiError is one error of an ErrorResponse.
+type apiError struct {
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+}
+
+// quotaLimited is the code of Brave's answer when the plan's quota (not
+// its rate) is spent: "Request quota limit exceeded for plan.".
+const quotaLimited = "QUOTA_LIMITED"
+
+// quota reads a 429 answer: spent reports that the key's quota is spent
+// (the error code QUOTA_LIMITED, or a window beyond the first with
+// nothing remaining), and reset how long until it comes back, when
+// X-RateLimit-Reset says (zero otherwise).
+func quota(status int, h http.Header, body []byte) (reset time.Duration, spent bool) {
+	if status != http.StatusTooManyRequests {
+		return 0, false
+	}
+	var a errorAnswer
+	if json.Unmarshal(body, &a) == nil {
+		if a.Error != nil && a.Error.Code == quotaLimited {
+			spent = true
+		}
+		for _, e := range a.Errors {
+			spent = spent || e.Code == quotaLimited
+		}
+	}
+	resets := numbers(h.Get("X-RateLimit-Reset"))
+	remaining := numbers(h.Get("X-RateLimit-Remaining"))
+	var longest int64
+	for i, r := range resets {
+		if i == 0 {
+			continue // the second's window: a rate, not a quota
+		}
+		if i < len(remaining) && remaining[i] == 0 {
+			spent = true
+			longest = max(longest, r)
+		}
+	}
+	if spent && longest == 0 && len(resets) > 1 {
+		longest = slices.Max(resets[1:])
+	}
+	const most = int64(1<<63-1) / int64(time.Second)
+	return time.Duration(min(longest, most)) * time.Second, spent
+}
+
+// stop stops the Client on an answer that says the quota is spent, until
+// the quota's window resets (for the Client's life when Brave does not
+// say when).
+func stop(status int, h http.Header, body []byte, now time.Time) (time.Time, error) {
+	reset, spent := quota(status, h, body)
+	switch {
+	case !spent:
+		return time.Time{}, nil
+	case reset == 0:
+		return time.Time{}, ErrQuotaExceeded
+	}
+	return now.Add(reset), ErrQuotaExceeded
 }

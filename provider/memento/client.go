@@ -21,9 +21,11 @@ import (
 
 // Defaults of the Client fields.
 const (
-	// DefaultBaseURL is the Time Travel service of the Memento project,
-	// whose JSON API is at BaseURL/api/json/<datetime>/<uri>.
-	DefaultBaseURL = "https://timetravel.mementoweb.org"
+	// LocalMemGator is where a MemGator server listens when started with
+	// its defaults ("memgator server": host localhost, port 1208), the
+	// address to give as Client.BaseURL for one run on the same machine.
+	// It is no default: a Client needs a BaseURL.
+	LocalMemGator = "http://localhost:1208"
 	// DefaultRate is how many requests per second a Client starts: one.
 	DefaultRate rate.Limit = 1
 )
@@ -62,6 +64,13 @@ var (
 	// ErrBadURI means the URI asked about is not an absolute http or https
 	// URI.
 	ErrBadURI = errors.New("memento: not an absolute http or https URI")
+	// ErrNoBaseURL means the Client has no BaseURL. There is no public
+	// aggregator to fall back on: the Memento project's Time Travel
+	// service (timetravel.mementoweb.org), this package's default before,
+	// was shut down in 2025. Run MemGator (github.com/oduwsdl/MemGator,
+	// "memgator server", or its Docker image oduwsdl/memgator) and set
+	// BaseURL to its address, such as LocalMemGator.
+	ErrNoBaseURL = errors.New("memento: no aggregator URL (the Memento Time Travel service shut down in 2025; run MemGator, github.com/oduwsdl/MemGator, and set BaseURL, e.g. to " + LocalMemGator + ")")
 	// ErrOffsiteRedirect means the service answered a lookup with a
 	// redirect to another host, which the Client does not follow unless
 	// AllowPrivate is set: it cannot know where that host leads before it
@@ -97,17 +106,20 @@ func (e *Error) Error() string {
 // Unwrap returns e.Err.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Client asks the Memento Time Travel service which archives hold mementos
-// (archived copies) of a URI, and fetches them. The zero value is ready to
-// use with the defaults named in the field comments.
+// Client asks a Memento aggregator (MemGator) which archives hold mementos
+// (archived copies) of a URI, and fetches them. The zero value has the
+// defaults named in the field comments but no BaseURL, which it needs.
 //
 // A Client is safe for concurrent use by many goroutines, which then share
 // its rate limit. Set the fields before the first request and do not change
 // or copy the Client afterwards.
 type Client struct {
-	// BaseURL is the Time Travel service's address, without a trailing
-	// slash. Empty means DefaultBaseURL. Tests point it at an httptest
-	// server.
+	// BaseURL is the aggregator's address: a MemGator server (such as
+	// LocalMemGator), or another service with the Time Travel API at
+	// BaseURL/api/json/ (MemGator serves it too), with any path prefix
+	// (MemGator's --root) and without a trailing slash. Required: a
+	// Client without it fails every call with ErrNoBaseURL. Tests point
+	// it at an httptest server.
 	BaseURL string
 
 	// Pages fetches mementos from the archives that hold them. Nil means a
@@ -128,7 +140,7 @@ type Client struct {
 	// URI-Ms come from the service's answer, not from the caller, and an
 	// answer naming an internal address must not make the Client fetch it
 	// (the error wraps ErrPrivateAddress). BaseURL itself is never
-	// checked, since the caller chose it (a Time Travel service on the
+	// checked, since the caller chose it (a MemGator server on the
 	// local network, or an httptest server in tests, works without
 	// AllowPrivate); but a redirect of the service to another host is not
 	// followed without AllowPrivate (ErrOffsiteRedirect), because where a
@@ -159,7 +171,7 @@ type Client struct {
 	Attempts int
 	Backoff  time.Duration
 	// Timeout bounds one attempt, from connecting to the last byte of the
-	// body; zero or less means 30 seconds. The Time Travel service asks
+	// body; zero or less means 30 seconds. The aggregator asks
 	// many archives before it answers, so its answers can take seconds.
 	Timeout time.Duration
 	// MaxBody caps the bytes read of an answer; zero or less means 10 MiB.
@@ -249,12 +261,16 @@ func (c *Client) CloseIdleConnections() {
 	}
 }
 
-// base returns BaseURL without a trailing slash.
-func (c *Client) base() string {
+// base returns BaseURL without a trailing slash, after checking that it
+// is an absolute http(s) URL.
+func (c *Client) base() (string, error) {
 	if c.BaseURL == "" {
-		return DefaultBaseURL
+		return "", ErrNoBaseURL
 	}
-	return strings.TrimRight(c.BaseURL, "/")
+	if _, err := apiclient.ParseBaseURL("memento", c.BaseURL, ""); err != nil {
+		return "", err
+	}
+	return strings.TrimRight(c.BaseURL, "/"), nil
 }
 
 // Memento is one moment in a URI's past as the archives hold it.
@@ -266,7 +282,7 @@ type Memento struct {
 	URIs []string
 }
 
-// Mementos is the Time Travel service's answer for a URI and a datetime:
+// Mementos is the aggregator's answer for a URI and a datetime:
 // the mementos around it, across archives. A field is nil when the service
 // names none (there is no Prev before the first memento).
 type Mementos struct {
@@ -327,9 +343,10 @@ func (l *uriList) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Lookup asks the Time Travel service for the mementos of uri around at
-// (a zero at means now), with the JSON API BaseURL/api/json/<YYYYMMDDhhmmss>/
-// <uri>. A URI no archive holds gives an *Error wrapping ErrNoMemento.
+// Lookup asks the aggregator for the mementos of uri around at (a zero at
+// means now), with the JSON API BaseURL/api/json/<YYYYMMDDhhmmss>/<uri>
+// that MemGator serves as an alias of its /memento/json/ and Time Travel
+// served. A URI no archive holds gives an *Error wrapping ErrNoMemento.
 // Errors are *Error values, with Op "lookup".
 func (c *Client) Lookup(ctx context.Context, uri string, at time.Time) (*Mementos, error) {
 	m, err := c.lookup(ctx, uri, at)
@@ -348,27 +365,38 @@ func (c *Client) lookup(ctx context.Context, uri string, at time.Time) (*Memento
 	if at.IsZero() {
 		at = time.Now()
 	}
-	if _, err := apiclient.ParseBaseURL("memento", c.BaseURL, DefaultBaseURL); err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequest(http.MethodGet, c.base()+"/api/json/"+wayback.Timestamp(at)+"/"+uri, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadURI, err)
-	}
 	var a jsonAnswer
-	if err := c.client().GetJSON(ctx, req, &a); err != nil {
-		var se *StatusError
-		switch {
-		case errors.As(err, &se) && se.Status == http.StatusNotFound:
-			return nil, ErrNoMemento
-		case se != nil && filter.IsRedirect(se.Status) && se.Header.Get("Location") != "":
-			return nil, fmt.Errorf("%w: %s", ErrOffsiteRedirect, se.Header.Get("Location"))
-		case errors.Is(err, apiclient.ErrRedirectRefused):
-			return nil, fmt.Errorf("%w: %w", ErrOffsiteRedirect, err)
-		}
+	if err := c.getJSON(ctx, "/api/json/"+wayback.Timestamp(at)+"/"+uri, &a); err != nil {
 		return nil, err
 	}
 	return a.convert(uri)
+}
+
+// getJSON asks the service for path (after BaseURL) and decodes its JSON
+// answer into v. A 404 is ErrNoMemento: MemGator answers it ("404 page
+// not found") when no archive holds the URI, as Time Travel did.
+func (c *Client) getJSON(ctx context.Context, path string, v any) error {
+	base, err := c.base()
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequest(http.MethodGet, base+path, nil)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadURI, err)
+	}
+	if err := c.client().GetJSON(ctx, req, v); err != nil {
+		var se *StatusError
+		switch {
+		case errors.As(err, &se) && se.Status == http.StatusNotFound:
+			return ErrNoMemento
+		case se != nil && filter.IsRedirect(se.Status) && se.Header.Get("Location") != "":
+			return fmt.Errorf("%w: %s", ErrOffsiteRedirect, se.Header.Get("Location"))
+		case errors.Is(err, apiclient.ErrRedirectRefused):
+			return fmt.Errorf("%w: %w", ErrOffsiteRedirect, err)
+		}
+		return err
+	}
+	return nil
 }
 
 // convert checks the answer a to a lookup of uri and returns its mementos.

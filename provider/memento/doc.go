@@ -1,25 +1,38 @@
-// Package memento asks the Memento Time Travel service which web archives
-// hold copies (mementos, RFC 7089) of a URI, across archives, and fetches
-// the last of them, so that a missing page's last archived copy can stand in
-// for it: its title and content feed relink's title and content-signature
-// methods.
+// Package memento asks a Memento aggregator which web archives hold copies
+// (mementos, RFC 7089) of a URI, across archives, and fetches the last of
+// them, so that a missing page's last archived copy can stand in for it:
+// its title and content feed relink's title and content-signature methods.
 //
-//	c := &memento.Client{}
+//	c := &memento.Client{BaseURL: memento.LocalMemGator}
 //	m, err := c.Last(ctx, "http://example.com/old/page.html")
-//	// m.Time: when; m.URIs: where, one URI-M per archive
+//	// m.Time: when; m.URIs: where
 //	page, err := c.Fetch(ctx, "http://example.com/old/page.html")
 //	// page.Body: the last memento, raw where the archive allows it
 //
+// # The aggregator
+//
+// The Memento project's public aggregator, the Time Travel service
+// (timetravel.mementoweb.org), which this package used by default, was
+// shut down in 2025. Its successor is MemGator (github.com/oduwsdl/
+// MemGator), an aggregator one runs oneself ("memgator server", or the
+// Docker image oduwsdl/memgator), by default at LocalMemGator. A Client
+// has no default: BaseURL is required, and a Client without it fails with
+// ErrNoBaseURL, which says what to run.
+//
 // # The API
 //
-// Lookup asks BaseURL/api/json/<YYYYMMDDhhmmss>/<uri>, whose JSON answer
-// names the original URI (original_uri), the mementos around the datetime
-// (mementos.first, last, prev, next and closest, each with a datetime and
-// a list of URIs, one per archive), the TimeGate (timegate_uri) and the
-// TimeMaps (timemap_uri.json_format and link_format). The service answers
-// 404 Not Found when no archive holds the URI; Lookup then fails with
-// ErrNoMemento. Datetimes are read as ISO 8601 ("2013-01-15T10:19:13Z"), as
-// the service writes them, or as HTTP dates.
+// Lookup asks BaseURL/api/json/<YYYYMMDDhhmmss>/<uri>, which MemGator
+// serves as an alias of its /memento/json/ for Time Travel's clients. Its
+// JSON answer names the original URI (original_uri), the mementos around
+// the datetime (mementos.first, last, prev, next and closest, each with an
+// RFC 3339 datetime and a URI-M: one string with MemGator, a list of one
+// per archive with Time Travel; both are read), the TimeGate
+// (timegate_uri) and the TimeMaps (timemap_uri.json_format and
+// link_format). TimeMap asks MemGator's BaseURL/timemap/json/<uri> for
+// every memento (mementos.list). MemGator answers 404 Not Found when no
+// archive holds the URI, and 400 for a malformed request; the first is
+// ErrNoMemento. Datetimes are read as RFC 3339 ("2013-01-15T10:19:13Z"),
+// as MemGator writes them, or as HTTP dates or 14-digit timestamps.
 //
 // # Raw mementos
 //
@@ -34,7 +47,8 @@
 //
 // Every method returns an *Error naming the operation and URI. ErrNoMemento
 // means no archive holds the URI; ErrMalformed an answer not in the
-// documented format; ErrRateLimited, ErrTimeout, ErrTooLarge and
+// documented format; ErrNoBaseURL a Client without BaseURL;
+// ErrRateLimited, ErrTimeout, ErrTooLarge and
 // *StatusError come from the HTTP layer shared by relink's web API clients,
 // which retries 429 and 5xx answers (honouring Retry-After), bounds each
 // request's time and body, and keeps to a rate (one request a second by
@@ -60,8 +74,8 @@
 //
 // # What it does not do
 //
-// It does not negotiate with TimeGates (Accept-Datetime) or read TimeMaps
-// itself, list every memento of a URI, say which archive is which, or cache
-// answers. For the Internet Archive alone, with its capture index and
-// redirects, use package wayback.
+// It does not negotiate with TimeGates (Accept-Datetime), read the link or
+// CDXJ forms of TimeMaps, say which archive is which, or cache answers.
+// For the Internet Archive alone, with its capture index and redirects,
+// use package wayback.
 package memento

@@ -15,7 +15,7 @@ import (
 	"github.com/linkrot/relink/provider/memento"
 )
 
-// service stands in for the Time Travel service and a Wayback archive in the
+// service stands in for a MemGator server and a Wayback archive in the
 // examples: a JSON answer in the documented format for one URI, 404 for
 // others, and the raw memento.
 func service() *httptest.Server {
@@ -26,9 +26,9 @@ func service() *httptest.Server {
 			urim := srv.URL + "/web/20090512080000/http://example.com/tutorial.html"
 			fmt.Fprintf(w, `{"original_uri": "http://example.com/tutorial.html",
 				"mementos": {
-					"first": {"datetime": "2006-11-04T10:10:10Z", "uri": [%q]},
-					"last": {"datetime": "2009-05-12T08:00:00Z", "uri": [%q]},
-					"closest": {"datetime": "2009-05-12T08:00:00Z", "uri": [%q]}},
+					"first": {"datetime": "2006-11-04T10:10:10Z", "uri": %q},
+					"last": {"datetime": "2009-05-12T08:00:00Z", "uri": %q},
+					"closest": {"datetime": "2009-05-12T08:00:00Z", "uri": %q}},
 				"timegate_uri": "https://timetravel.example/timegate/http://example.com/tutorial.html"}`,
 				srv.URL+"/web/20061104101010/http://example.com/tutorial.html", urim, urim)
 		case strings.HasPrefix(r.URL.Path, "/api/json/"):

@@ -79,3 +79,35 @@ func FuzzConvert(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseTimeMap checks that any bytes give mementos oldest first, each
+// with a time and one absolute http(s) URI-M, or an error wrapping
+// ErrMalformed or ErrNoMemento; never a panic.
+func FuzzParseTimeMap(f *testing.F) {
+	f.Add([]byte(`{"original_uri":"http://e/","mementos":{"list":[{"datetime":"2005-03-12T08:15:22Z","uri":"http://a/web/20050312081522/http://e/"}],"first":{"datetime":"2005-03-12T08:15:22Z","uri":"http://a/x"}}}`))
+	f.Add([]byte(`{"mementos":{"list":[{"datetime":"Sat, 04 Nov 2006 10:10:10 GMT","uri":["http://a/x","http://b/y"]},{"datetime":"20061104101010","uri":"ftp://a/"}]}}`))
+	f.Add([]byte(`{"mementos":{"list":[]}}`))
+	f.Add([]byte(`404 page not found`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ms, err := ParseTimeMap(data)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrNoMemento) {
+				t.Fatalf("ParseTimeMap error %v is neither ErrMalformed nor ErrNoMemento", err)
+			}
+			return
+		}
+		if len(ms) == 0 {
+			t.Fatal("ParseTimeMap = no mementos and no error")
+		}
+		for i, m := range ms {
+			if len(m.URIs) == 0 || (i > 0 && m.Time.Before(ms[i-1].Time)) {
+				t.Fatalf("ParseTimeMap memento %d = %+v", i, m)
+			}
+			for _, u := range m.URIs {
+				if _, err := checkURI(u); err != nil {
+					t.Fatalf("memento URI %q: %v", u, err)
+				}
+			}
+		}
+	})
+}

@@ -31,14 +31,19 @@ type reply struct {
 	body   string
 }
 
-// fakeService is the Time Travel service and the archives it points to, on
-// one httptest server: /api/json/<datetime>/<uri> serves a fixture (in the
-// documented format, with {{archive}}, {{other}} and {{service}} replaced
-// by addresses on the server) or 404; other paths serve replies.
+// fakeService is a MemGator server and the archives it points to, on one
+// httptest server. As MemGator's router (main.go) does, /api/json/ and
+// /memento/json/<datetime>/<uri> serve the description of the mementos
+// around the datetime and /timemap/json/<uri> the TimeMap: a fixture (in
+// the format MemGator writes, with {{archive}}, {{other}} and {{service}}
+// replaced by addresses on the server), or http.NotFound's 404 "404 page
+// not found" when no archive holds the URI; a datetime that is not 4 to
+// 14 digits is 400. Other paths serve replies.
 type fakeService struct {
 	t        *testing.T
 	url      string
-	answers  map[string]string // uri to fixture file
+	answers  map[string]string // uri to fixture file of its description
+	timemaps map[string]string // uri to fixture file of its TimeMap
 	replies  map[string]reply  // path (and query) to reply
 	before   func(w http.ResponseWriter, r *http.Request) bool
 	mu       sync.Mutex
@@ -52,14 +57,29 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.before != nil && f.before(w, r) {
 		return
 	}
-	if rest, ok := strings.CutPrefix(r.URL.RequestURI(), "/api/json/"); ok {
+	var name string
+	var found bool
+	rest, desc := strings.CutPrefix(r.URL.RequestURI(), "/api/json/")
+	if !desc {
+		rest, desc = strings.CutPrefix(r.URL.RequestURI(), "/memento/json/")
+	}
+	if desc {
 		ts, uri, _ := strings.Cut(rest, "/")
 		if len(ts) != 14 {
 			f.t.Errorf("datetime %q is not 14 digits", ts)
 		}
-		name, ok := f.answers[uri]
-		if !ok {
-			http.Error(w, "<html><body>Resource not found</body></html>", http.StatusNotFound)
+		if len(ts) < 4 || len(ts) > 14 || strings.Trim(ts, "0123456789") != "" {
+			http.Error(w, "Malformed request: "+r.URL.RequestURI(), http.StatusBadRequest)
+			return
+		}
+		name, found = f.answers[uri]
+	} else if uri, ok := strings.CutPrefix(r.URL.RequestURI(), "/timemap/json/"); ok {
+		name, found = f.timemaps[uri]
+		desc = true
+	}
+	if desc {
+		if !found {
+			http.NotFound(w, r) // MemGator: no memento in any archive
 			return
 		}
 		data, err := os.ReadFile(filepath.Join("testdata", name))

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/internal/apiclient"
@@ -93,6 +95,14 @@ func newClient[R any](e *Engine[R], baseURL, key string, t Transport) (*Client, 
 	api := t.client()
 	api.Service = e.Service
 	api.Wait = e.Wait
+	if e.Final != nil {
+		api.Final = func(r *apiclient.Response) bool { return e.Final(r.Status, r.Header, r.Body) }
+	}
+	if e.Stop != nil {
+		api.Stop = func(r *apiclient.Response, now time.Time) (time.Time, error) {
+			return e.Stop(r.Status, r.Header, r.Body, now)
+		}
+	}
 	api.MaxBody = DefaultMaxAnswer
 	if key != "" && key != e.Public {
 		for _, name := range []string{e.KeyHeader, e.KeyParam} {
@@ -146,7 +156,9 @@ func (c *Client) Search(ctx context.Context, query lexsig.Query, limit int) ([]l
 // of white space only returns 0 without a request, and so does an answer
 // that reports no match. An answer without a usable count is an error (an
 // ErrMalformed for a count that is not a number, or the engine package's
-// own); other errors are as for Search.
+// own); other errors are as for Search. Once an answer said that the API
+// reports no counts at all (Answer.NoTotals), every later HitCount fails
+// with the same cause at once, without a request.
 func (c *Counter) HitCount(ctx context.Context, q string) (int64, error) {
 	return c.s.hitCount(ctx, q)
 }
@@ -157,6 +169,8 @@ type searcher[R any] struct {
 	api    *apiclient.Client
 	base   *url.URL
 	key    string
+
+	noTotals atomic.Pointer[error] // TotalErr of an answer with NoTotals, once one came
 }
 
 func (s *searcher[R]) String() string {
@@ -230,6 +244,9 @@ func (s *searcher[R]) hitCount(ctx context.Context, q string) (int64, error) {
 	if strings.TrimSpace(q) == "" {
 		return 0, nil
 	}
+	if err := s.noTotals.Load(); err != nil {
+		return 0, fmt.Errorf("%s: hit count for %q: %w (no request sent: an earlier answer had no count)", s.engine.Service, q, *err)
+	}
 	p := Page{Start: 1}
 	if s.engine.Paging.Size > 0 {
 		p.Count = 1
@@ -239,6 +256,10 @@ func (s *searcher[R]) hitCount(ctx context.Context, q string) (int64, error) {
 		return 0, err
 	}
 	if ans.TotalErr != nil {
+		if ans.NoTotals {
+			err := ans.TotalErr
+			s.noTotals.CompareAndSwap(nil, &err)
+		}
 		return 0, fmt.Errorf("%s: hit count for %q: %w", s.engine.Service, q, s.api.RedactError(ans.TotalErr, s.base))
 	}
 	return max(ans.Total, 0), nil

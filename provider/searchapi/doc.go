@@ -18,7 +18,7 @@
 // hit counts), String, Format and CloseIdleConnections, which every
 // engine's Client gets by embedding. The errors: ErrMissingKey,
 // ErrUnsupportedQuery, ErrRateLimited, ErrUnauthorized, ErrMalformed,
-// ErrTooLarge, ErrTimeout, ErrTooManyRedirects and ErrRedirectRefused,
+// ErrTooLarge, ErrTimeout, ErrTooManyRedirects, ErrRedirectRefused and ErrStopped,
 // matched with errors.Is whatever the engine, and *Error and *StatusError,
 // found with errors.As. An engine package declares only errors of its own
 // (Google's missing engine ID, Mojeek's status, SearXNG's failed engines),

@@ -80,6 +80,19 @@ type Engine[R any] struct {
 	// should match besides what it matches already (Google's 400 for a bad
 	// key is ErrUnauthorized), or nil. Nil means none.
 	Refine func(se *StatusError) error
+	// Final reports whether a 429 or 5xx answer, which the Client would
+	// try again, is final because the service says in its body or header
+	// that asking again will not help (Brave's QUOTA_LIMITED, a refusal of
+	// SearXNG's limiter). Nil means none is.
+	Final func(status int, h http.Header, body []byte) bool
+	// Stop reports whether a non-2xx answer stops the Client, and why (an
+	// error of the engine package, such as brave.ErrQuotaExceeded): a
+	// non-nil why makes the answer final, and every later Search and
+	// HitCount fail at once, without a request, with an error wrapping
+	// ErrStopped, why and the answer's *StatusError, until the time Stop
+	// returns (the zero time: for the Client's life). Nil means no answer
+	// stops the Client.
+	Stop func(status int, h http.Header, body []byte, now time.Time) (until time.Time, why error)
 	// Wait reads how long a 429 or 5xx answer asks to wait before the next
 	// attempt (a wait longer than Transport.MaxWait makes the answer
 	// final); ok is false when the header says nothing. Nil means the
@@ -147,6 +160,12 @@ type Answer struct {
 	// leave both zero.
 	Total    int64
 	TotalErr error
+	// NoTotals says, with TotalErr, that the API reports no hit counts at
+	// all, not just none for this query (SearXNG since it dropped
+	// number_of_results): the Counter remembers it, and every later
+	// HitCount fails with TotalErr at once, without a request, so that a
+	// DF over many terms fails once and clearly rather than term by term.
+	NoTotals bool
 
 	// seen is the number of hits Read returned, before the unusable
 	// ones were dropped; positions advance by it.

@@ -45,6 +45,11 @@ var (
 	// ErrTooManyRedirects means an attempt met more than ten redirects (a
 	// loop); it is not tried again.
 	ErrTooManyRedirects = apiclient.ErrTooManyRedirects
+	// ErrStopped means the Client sent nothing because an earlier answer
+	// stopped it (Engine.Stop: Brave's spent quota, SearXNG's limiter),
+	// for good or until the time the error names; the error also wraps
+	// that answer's *StatusError.
+	ErrStopped = apiclient.ErrStopped
 	// ErrRedirectRefused means an answer redirected to another host, or
 	// from https to http, and Transport.CrossHostRedirects was off:
 	// nothing was sent there.

@@ -11,16 +11,31 @@
 //
 // A Client sends GET {BaseURL}/search with the parameters q, format=json
 // and pageno (1 first), and reads results[] (url, title, content, score)
-// and, where the instance still sends it, number_of_results. It sends
-// "Accept: application/json, text/html;q=0.5" and an Accept-Language
-// (Options.Language, or "*" for any), because the bot detection of
-// SearXNG's limiter refuses with 429 a request whose Accept does not name
-// text/html or that has no Accept-Language. The JSON format must be
-// enabled on the instance
+// and, where an instance older than 2026-05-25 still sends it,
+// number_of_results. The JSON format must be enabled on the instance
 // (json among search.formats in its settings.yml): an instance without it
 // answers 403 Forbidden, which a Client reports as an error wrapping
 // ErrJSONDisabled that says so. Many public instances have it disabled, and
 // ask not to be used by programs: run your own.
+//
+// The limiter: SearXNG's limiter (server.limiter in settings.yml, on in
+// its Docker setup) runs bot detection on every /search request and
+// answers 429 with the body "Too Many Requests" to one whose Accept does
+// not name text/html, whose Accept-Encoding names neither gzip nor
+// deflate, that has no Accept-Language, says "Connection: close" or
+// whose User-Agent looks like a bot's or a library's (curl, python,
+// Go-http-client, ...). A Client sends "Accept: application/json,
+// text/html;q=0.5", an Accept-Language (Options.Language, or "*"), Go's
+// "Accept-Encoding: gzip" and relink's User-Agent, which all pass. The
+// limiter's rate limit answers the same 429, and it allows an address
+// only 4 requests an hour in a format other than HTML (ip_limit's
+// API_MAX in an API_WINDOW of 3600 s), so an instance with the limiter on
+// is of no use to a program: turn it off, or list the program's address
+// under pass_ip in limiter.toml. A Client does not retry the limiter's
+// 429 (retrying would only count against it): it reports ErrLimiter and
+// stops for an hour. A 429 that is not the limiter's (a proxy's, with a
+// Retry-After or another body) is rate limiting like any engine's, and is
+// retried.
 //
 // The instance decides how many results a page holds (about ten for each
 // engine it asks) and pages often overlap, so a Client drops a URL it has
@@ -42,21 +57,24 @@
 // DuckDuckGo read both).
 //
 // Hit counts: number_of_results was what the engines that report one said,
-// and most did not; SearXNG removed the field from its JSON in release
-// 2026.5.29. HitCount returns it where an older instance sends a count,
-// and fails with ErrNoHitCount when the answer has results but no count
-// (the field missing, or zero), so that a DF is not built from missing
-// counts.
+// and most did not; SearXNG removed the field from its JSON on
+// 2026-05-25 (commit dd27fce3b, "drop meaningless field", #6130). HitCount
+// returns it where an older instance sends a count, and fails with
+// ErrNoHitCount when there is none: the field missing (then the Client
+// remembers, and every later HitCount fails at once, without a request),
+// or zero beside results. A DF is never built from missing counts.
 //
 // # Errors
 //
 // A failed request wraps a *searchapi.Error, and searchapi's
-// ErrRateLimited (429: the instance's limiter refused the client),
+// ErrRateLimited (429: the instance's limiter, or a proxy, refused the
+// client),
 // ErrUnauthorized (401 or 403), ErrMalformed (not SearXNG's JSON, such as
 // its HTML result page), ErrTimeout, ErrTooLarge or a
 // *searchapi.StatusError, the same for every engine. This package adds
 // ErrMissingBaseURL (from New), ErrJSONDisabled (a 403, which also matches
-// ErrUnauthorized), ErrEnginesFailed and ErrNoHitCount.
+// ErrUnauthorized), ErrLimiter (which also matches ErrRateLimited and
+// searchapi.ErrStopped), ErrEnginesFailed and ErrNoHitCount.
 //
 // # What the caller must do
 //

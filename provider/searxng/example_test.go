@@ -18,10 +18,10 @@ import (
 func ExampleClient_Search() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("pageno") != "1" {
-			fmt.Fprint(w, `{"query":"x","number_of_results":0,"results":[],"unresponsive_engines":[]}`)
+			fmt.Fprint(w, `{"query":"x","results":[],"answers":[],"corrections":[],"infoboxes":[],"suggestions":[],"unresponsive_engines":[]}`)
 			return
 		}
-		fmt.Fprint(w, `{"query":"missing page","number_of_results":0,"results":[
+		fmt.Fprint(w, `{"query":"missing page","results":[
 			{"url":"https://example.com/new/place.html","title":"Moved here","content":"…","engines":["brave","mojeek"],"score":4.0},
 			{"url":"https://example.org/about","title":"About","content":"…","engines":["brave"],"score":1.5}],
 			"unresponsive_engines":[]}`)

@@ -58,8 +58,10 @@ func (o Options) Format(f fmt.State, verb rune) { searchapi.FormatOptions(f, o, 
 // results carry SearXNG's score. An answer without results whose engines
 // all failed is an error wrapping ErrEnginesFailed on the first page, and
 // the end of the search on a later one. HitCount is number_of_results; an
-// answer with results but no count (SearXNG since 2026.5.29 sends none,
-// and most engines never reported one) fails with ErrNoHitCount.
+// answer without it (SearXNG since 2026-05-25 sends none) or with 0
+// beside results fails with ErrNoHitCount, and after an answer without
+// the field every HitCount fails so at once. A refusal of the instance's
+// limiter is ErrLimiter, not retried, and stops the Client for an hour.
 type Client struct{ *searchapi.Counter }
 
 // New returns a Client for o. It fails with an error wrapping

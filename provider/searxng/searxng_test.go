@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,7 +31,10 @@ const pageSize = 20
 
 // fake answers like a SearXNG instance with the JSON format enabled: q,
 // format=json and pageno (1 first) on /search; pages of pageSize results.
-// SearXNG has no keys.
+// SearXNG has no keys. Its answer is get_json_response's of searx/
+// webutils.py since 2026-05-25 (commit dd27fce3b, #6130): query, results,
+// answers, corrections, infoboxes, suggestions and unresponsive_engines,
+// and no number_of_results.
 var fake = apitest.Fake{
 	Page: func(r *http.Request) (int, int, bool) {
 		p := r.URL.Query()
@@ -40,8 +47,45 @@ var fake = apitest.Fake{
 		for _, res := range results {
 			list = append(list, map[string]any{"url": res.URI, "title": res.Title, "content": "about", "engine": "brave", "engines": []string{"brave"}, "score": 1})
 		}
-		return map[string]any{"query": r.URL.Query().Get("q"), "number_of_results": total, "results": list, "answers": []string{}, "unresponsive_engines": [][]string{}}
+		return map[string]any{"query": r.URL.Query().Get("q"), "results": list, "answers": []string{}, "corrections": []string{},
+			"infoboxes": []any{}, "suggestions": []string{}, "unresponsive_engines": [][]string{}}
 	},
+}
+
+// botUserAgent is the start of the User-Agents SearXNG's bot detection
+// refuses (searx/botdetection/http_user_agent.py, USER_AGENT, matched at
+// the start), in part.
+var botUserAgent = regexp.MustCompile(`^(unknown|[Cc][Uu][Rr][Ll]|[wW]get|Scrapy|python-requests|Go-http-client|Java|okhttp|HttpClient|Python|libwww-perl|Ruby|HeadlessChrome)`)
+
+// limited puts SearXNG's limiter (searx/limiter.py, on by default in its
+// Docker setup) in front of h: on /search, the probes of its bot
+// detection (searx/botdetection/http_accept.py, http_accept_encoding.py,
+// http_accept_language.py, http_connection.py, http_user_agent.py) refuse
+// a request whose Accept lacks text/html, whose Accept-Encoding names
+// neither gzip nor deflate, without Accept-Language, with "Connection:
+// close" or with a bot's User-Agent, and every refusal is
+// botdetection._helpers.too_many_requests: 429, body "Too Many Requests",
+// no Retry-After.
+func limited(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua := r.Header.Get("User-Agent")
+		if ua == "" {
+			ua = "unknown" // the probe's default
+		}
+		enc := strings.Split(r.Header.Get("Accept-Encoding"), ",")
+		for i := range enc {
+			enc[i] = strings.TrimSpace(enc[i])
+		}
+		if strings.HasSuffix(r.URL.Path, "/search") && (!strings.Contains(r.Header.Get("Accept"), "text/html") ||
+			!(slices.Contains(enc, "gzip") || slices.Contains(enc, "deflate")) ||
+			strings.TrimSpace(r.Header.Get("Accept-Language")) == "" ||
+			r.Header.Get("Connection") == "close" || r.Close ||
+			botUserAgent.MatchString(ua)) {
+			http.Error(w, "Too Many Requests", http.StatusTooManyRequests)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // suite is the shared suite's view of the package; SearXNG takes no key.
@@ -49,7 +93,7 @@ var suite = apitest.Suite[*searxng.Client]{
 	New: func(cfg apitest.Config) (*searxng.Client, error) {
 		return searxng.New(searxng.Options{BaseURL: cfg.BaseURL, Transport: cfg.Transport})
 	},
-	Handler:  fake.Handler,
+	Handler:  func(corpus []lexsig.Result, key string) http.Handler { return limited(fake.Handler(corpus, key)) },
 	PageSize: pageSize,
 	Max:      searxng.MaxResults,
 }
@@ -59,20 +103,134 @@ func TestShared(t *testing.T) { suite.Run(t) }
 // FuzzAnswer feeds any bytes to the decoding of SearXNG's answers and
 // to a Search.
 func FuzzAnswer(f *testing.F) {
-	suite.Fuzz(f, searxng.Decode, "testdata/search.json",
+	suite.Fuzz(f, searxng.Decode, "testdata/search_2026.json",
+		readFile(f, "testdata/search.json"),
 		`{"query":"x","results":[],"unresponsive_engines":[["google","CAPTCHA"]]}`,
 		`{"query":"x","number_of_results":120000,"results":[{"url":"https://a.example/","title":"A","score":1.5}],"unresponsive_engines":[]}`)
 }
 
+// TestDocumentedResponse reads SearXNG's answer as it is now (search_2026.json,
+// without number_of_results) and as it was before 2026-05-25 (search.json,
+// number_of_results 0 beside results).
 func TestDocumentedResponse(t *testing.T) {
-	// The same page for every pageno: the second brings nothing new.
-	c := suite.Documented(t, "testdata/search.json", lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive), 10, []lexsig.Result{
-		{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
-		{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
-	})
-	if _, err := c.HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
-		t.Errorf("HitCount(%q) = %v, want ErrNoHitCount (results but number_of_results 0)", "link", err)
+	for _, fixture := range []string{"testdata/search_2026.json", "testdata/search.json"} {
+		t.Run(fixture, func(t *testing.T) {
+			// The same page for every pageno: the second brings nothing new.
+			c := suite.Documented(t, fixture, lexsig.NewQuery([]string{"link", "neighborhood"}, lexsig.Conjunctive), 10, []lexsig.Result{
+				{Rank: 1, URI: "https://example.org/pubs/jcdl2011.pdf", Title: "Rediscovering Missing Web Pages Using Link Neighborhood Lexical Signatures", Score: 6.5},
+				{Rank: 2, URI: "https://example.com/blog/lexical-signatures", Title: "What is a lexical signature?", Score: 0.33},
+			})
+			if _, err := c.HitCount(context.Background(), "link"); !errors.Is(err, searxng.ErrNoHitCount) {
+				t.Errorf("HitCount(%q) = %v, want ErrNoHitCount", "link", err)
+			}
+		})
 	}
+}
+
+// TestNoHitCountOnce checks that an instance without number_of_results
+// (every SearXNG since 2026-05-25) fails HitCount with ErrNoHitCount,
+// never 0, with results or without, and that the Client then sends no
+// further count request: a DF over many terms fails once, clearly.
+func TestNoHitCountOnce(t *testing.T) {
+	var count atomic.Int32
+	h := suite.Handler(apitest.Corpus(3), "")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		count.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	c := suite.Client(t, srv.URL, 1)
+	for _, term := range []string{"first", "second", "third"} {
+		n, err := c.HitCount(context.Background(), term)
+		if !errors.Is(err, searxng.ErrNoHitCount) || n != 0 {
+			t.Errorf("HitCount(%q) = %d, %v, want ErrNoHitCount", term, n, err)
+		}
+	}
+	if count.Load() != 1 {
+		t.Errorf("HitCount made %d requests, want 1", count.Load())
+	}
+	// Search goes on working.
+	if got, err := c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10); err != nil || len(got) != 3 {
+		t.Errorf("Search() = %v, %v, want 3 results", got, err)
+	}
+}
+
+// TestLimiter checks that a refusal of SearXNG's limiter (429, its bare
+// "Too Many Requests", no Retry-After) is told from a proxy's rate limit
+// (a 429 with a Retry-After): the first is not retried, is ErrLimiter, and
+// stops the Client; the second is retried.
+func TestLimiter(t *testing.T) {
+	tests := []struct {
+		name     string
+		header   http.Header
+		body     string
+		limiter  bool
+		requests int32
+	}{
+		{"bot detection or rate limit", nil, "Too Many Requests", true, 1},
+		{"block list", nil, "IP is on BLOCKLIST - 192.0.2.7", true, 1},
+		{"a proxy's rate limit", http.Header{"Retry-After": {"0"}}, "<html><body><h1>429 Too Many Requests</h1></body></html>", false, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var count atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				count.Add(1)
+				for k, v := range tt.header {
+					w.Header()[k] = v
+				}
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				w.WriteHeader(http.StatusTooManyRequests)
+				fmt.Fprint(w, tt.body)
+			}))
+			defer srv.Close()
+			c := suite.Client(t, srv.URL, 3)
+			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
+			_, err := c.Search(context.Background(), q, 10)
+			if !errors.Is(err, searchapi.ErrRateLimited) || errors.Is(err, searxng.ErrLimiter) != tt.limiter || errors.Is(err, searchapi.ErrStopped) != tt.limiter {
+				t.Errorf("Search() = %v, want ErrRateLimited and ErrLimiter %v", err, tt.limiter)
+			}
+			if count.Load() != tt.requests {
+				t.Errorf("Search() made %d requests, want %d", count.Load(), tt.requests)
+			}
+			if !tt.limiter {
+				return
+			}
+			if _, err := c.HitCount(context.Background(), "x"); !errors.Is(err, searxng.ErrLimiter) || count.Load() != tt.requests {
+				t.Errorf("HitCount() after the limiter = %v after %d requests, want ErrLimiter and no request", err, count.Load())
+			}
+		})
+	}
+}
+
+// TestLimiterPassesClient checks that the Client's own requests pass the
+// limiter's bot detection, with a User-Agent of the caller's too, and that
+// a bot's User-Agent would not.
+func TestLimiterPassesClient(t *testing.T) {
+	srv := httptest.NewServer(suite.Handler(apitest.Corpus(3), ""))
+	defer srv.Close()
+	for _, ua := range []string{"", "my-crawler/1.0 (+https://example.org/)", "Go-http-client/1.1"} {
+		tr := apitest.NewConfig(srv.URL, 1, time.Second).Transport
+		tr.UserAgent = ua
+		c, err := searxng.New(searxng.Options{BaseURL: srv.URL, Transport: tr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Search(context.Background(), lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive), 10)
+		if bot := strings.HasPrefix(ua, "Go-http-client"); (err != nil) != bot {
+			t.Errorf("Search() with User-Agent %q = %v, want an error %v", ua, err, bot)
+		}
+	}
+}
+
+// readFile returns a testdata file as a string.
+func readFile(tb testing.TB, name string) string {
+	tb.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(data)
 }
 
 func TestRequest(t *testing.T) {
@@ -95,7 +253,7 @@ func TestRequest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			inner := fake.Handler(apitest.Corpus(1000), "")
+			inner := suite.Handler(apitest.Corpus(1000), "")
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if q := r.URL.Query().Get("q"); q != tt.wantQ {
 					t.Errorf("q = %q, want %q", q, tt.wantQ)

@@ -8,7 +8,9 @@
 // Reader reads records one after another from a plain or gzip file (one
 // gzip member per record, or a plain WARC compressed whole); each Record
 // carries its ordered Header, its byte Offset in the file and a Body
-// bounded by Content-Length. ReadResponse parses the HTTP response in a
+// bounded by Content-Length (or, for the records of unknown length that
+// pywb's live-web recorder writes, without Content-Length or with -1, by
+// the end of the gzip member or the next record). ReadResponse parses the HTTP response in a
 // response record's block with net/http, and DecodeBody undoes its
 // Content-Encoding with a size bound. Writer writes records, plain or
 // gzip, and WriteResponse builds a response record from a status, header
@@ -18,7 +20,9 @@
 //
 // Open (or NewArchive) reads WARC files once and indexes their response
 // and resource records by canonical target URI (canon.Canonicalize),
-// keeping the latest capture of each. Archive.Fetch replays a capture:
+// keeping the latest capture of each; a malformed record is skipped, the
+// Reader resynchronized at the next record, and the skip recorded
+// (Archive.Skipped). Archive.Fetch replays a capture:
 // it follows redirects within the archive, undoes chunked and gzip
 // codings, and answers 404 for a URI the archive does not hold.
 //

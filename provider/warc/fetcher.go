@@ -50,10 +50,19 @@ type Archive struct {
 	// DefaultMaxRedirects; a negative value follows none.
 	MaxRedirects int
 
-	names []string                                          // file names, for errors
-	open  func(file int) (io.ReaderAt, func() error, error) // opens a file for reading
-	index map[string]capture
+	names   []string                                          // file names, for errors
+	open    func(file int) (io.ReaderAt, func() error, error) // opens a file for reading
+	index   map[string]capture
+	skipped []error // the malformed stretches skipped while indexing
 }
+
+// Skipped returns the malformed stretches of the files that Open or
+// NewArchive skipped, in the order met: each a *FormatError (with the
+// offset of the bad record) wrapped in an error naming the file. The
+// records after a bad one were read from the next record the Reader's
+// Resync found, so one wrong Content-Length does not cost the rest of the
+// file.
+func (a *Archive) Skipped() []error { return slices.Clone(a.skipped) }
 
 // capture locates one indexed record.
 type capture struct {
@@ -70,8 +79,10 @@ var _ filter.Fetcher = (*Archive)(nil)
 // each Fetch, so an Archive holds no open file and needs no closing, but
 // the files must stay in place and unchanged. A file that cannot be read to
 // its end, a truncated last record included, is an error naming the file
-// and the offset (a *FormatError inside). Open stops with ctx.Err() when
-// ctx is done.
+// and the offset (a *FormatError inside); a malformed record with records
+// after it (a wrong Content-Length, a broken header, a bad gzip member) is
+// skipped and recorded (Skipped), and indexing resumes at the next record.
+// Open stops with ctx.Err() when ctx is done.
 func Open(ctx context.Context, paths ...string) (*Archive, error) {
 	names := slices.Clone(paths)
 	a := &Archive{
@@ -135,6 +146,15 @@ func (a *Archive) scanFile(ctx context.Context, i int) error {
 		return err
 	}
 	prev, skip := int64(-1), 0
+	// last is the record indexed last and what it replaced, so that a
+	// record found bad only when its block is read leaves the index as
+	// it was.
+	var last struct {
+		key      string
+		offset   int64
+		old      capture
+		had, set bool
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -142,6 +162,27 @@ func (a *Archive) scanFile(ctx context.Context, i int) error {
 		rec, err := rd.Next()
 		if err == io.EOF {
 			return nil
+		}
+		var fe *FormatError
+		if errors.As(err, &fe) {
+			if last.set && fe.Offset == last.offset {
+				if last.had {
+					a.index[last.key] = last.old
+				} else {
+					delete(a.index, last.key)
+				}
+			}
+			last.set = false
+			if _, rerr := rd.Resync(); rerr != nil {
+				if rerr == io.EOF && !errors.Is(err, ErrTruncated) {
+					a.skipped = append(a.skipped, fmt.Errorf("warc: %s: %w", a.names[i], err))
+					return nil
+				}
+				return err // a file cut short, or an input that fails
+			}
+			a.skipped = append(a.skipped, fmt.Errorf("warc: %s: %w", a.names[i], err))
+			prev, skip = -1, 0
+			continue
 		}
 		if err != nil {
 			return err
@@ -162,6 +203,8 @@ func (a *Archive) scanFile(ctx context.Context, i int) error {
 		if old, ok := a.index[key]; ok && date.Before(old.date) {
 			continue
 		}
+		last.key, last.offset, last.set = key, rec.Offset, true
+		last.old, last.had = a.index[key]
 		a.index[key] = capture{file: i, offset: rec.Offset, skip: skip, date: date}
 	}
 }

@@ -23,6 +23,9 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(recA + recB))
 	f.Add([]byte("WARC/1.1\r\nContent-Length: 9223372036854775807\r\n\r\nhello"))
 	f.Add([]byte("WARC/1.0\nX: a\n  b\nContent-Length: 3\n\nabc"))
+	// pywb's live-web records: no Content-Length, or -1.
+	f.Add([]byte("WARC/1.0\r\nWARC-Type: response\r\nContent-Length: -1\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n\r\n\r\n" + recA))
+	f.Add(gzipMember(f, "WARC/1.0\r\nWARC-Type: response\r\n\r\nHTTP/1.1 200 OK\r\n\r\nhi\r\n\r\n"))
 	f.Add(bytes.Join([][]byte{gzipMember(f, recA), gzipMember(f, recB)}, nil))
 	f.Add(gzipMember(f, recA+recB))
 	for _, name := range []string{"sample-1.1.warc", "sample-1.0.warc.gz", "warcio-1.1.warc", "warcio-1.0.warc.gz"} {
@@ -84,8 +87,11 @@ func FuzzReader(f *testing.F) {
 				continue
 			}
 			n, err := io.Copy(io.Discard, rec.Body)
-			if want, _ := rec.Header.ContentLength(); err == nil && n != want {
+			switch want := rec.Length; {
+			case want >= 0 && err == nil && n != want:
 				t.Fatalf("Body gave %d bytes, Content-Length is %d", n, want)
+			case want < 0 && !gz && n > int64(len(data)):
+				t.Fatalf("Body of unknown length gave %d bytes of a %d-byte input", n, len(data))
 			}
 		}
 	})

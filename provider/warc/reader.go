@@ -67,6 +67,13 @@ type Record struct {
 	// WARC compressed whole); then they share the member's Offset and come
 	// out in order.
 	Offset int64
+	// Length is the block's length as Content-Length gives it, or -1 when
+	// the record does not say: no Content-Length, or -1 (pywb's live-web
+	// recorder writes such records for answers that came chunked). Body
+	// then reads to the end of the record's gzip member, or in a plain
+	// file to the blank line before the next version line (a block that
+	// holds such a line cannot be told from two records).
+	Length int64
 	// Body reads the record's block: exactly Content-Length bytes, then
 	// io.EOF. If the input ends sooner, Body returns an error wrapping
 	// ErrTruncated; if, in a gzip file, the block runs on into a gzip
@@ -119,9 +126,12 @@ func NewReader(r io.Reader) (*Reader, error) {
 //
 // Next is lenient in two ways real files need: line ends may be LF instead
 // of CRLF, and the line ends between records may be missing or doubled.
-// A header larger than MaxHeaderBytes, a header without Content-Length, a
-// field line without a colon and a version line other than WARC/<n>.<n> are
-// errors.
+// A record without Content-Length, or with -1 (pywb's live-web recorder
+// writes such records), has a block of unknown length (Record.Length -1):
+// it runs to the end of its gzip member, or to the next record of a plain
+// file. A header larger than MaxHeaderBytes, another Content-Length that
+// is not a decimal number, a field line without a colon and a version
+// line other than WARC/<n>.<n> are errors.
 func (r *Reader) Next() (*Record, error) {
 	if r.err != nil {
 		return nil, r.err
@@ -206,11 +216,20 @@ func (r *Reader) next() (*Record, error) {
 		}
 	}
 	n, err := h.ContentLength()
+	unknown := false
+	if v, ok := h.lookup("Content-Length"); !ok || strings.TrimSpace(v) == "-1" {
+		// pywb's live-web loader (warcserver/resource/responseloader.py,
+		// _set_content_len) writes no Content-Length when the live answer
+		// had none (it came chunked), and -1 stands for that unknown
+		// length in pywb and warcio: the block runs to the end of its
+		// gzip member, or to the next record of a plain file.
+		n, err, unknown = -1, nil, true
+	}
 	if err != nil {
 		return nil, &FormatError{Offset: off, Msg: "bad Content-Length", Err: err}
 	}
-	r.body = &block{r: r, off: off, left: n}
-	return &Record{Version: version, Header: h, Offset: off, Body: r.body}, nil
+	r.body = &block{r: r, off: off, left: n, unknown: unknown, members: r.members}
+	return &Record{Version: version, Header: h, Offset: off, Length: n, Body: r.body}, nil
 }
 
 // pos returns the offset of the next unread byte of the records' stream: in
@@ -333,10 +352,13 @@ func (r *Reader) readLine(off int64, max int) ([]byte, error) {
 
 // block reads the block of one record.
 type block struct {
-	r     *Reader
-	off   int64 // offset of the record
-	left  int64 // bytes of the block not yet read
-	stale bool  // Next has moved past this record
+	r       *Reader
+	off     int64 // offset of the record
+	left    int64 // bytes of the block not yet read; -1 when unknown
+	unknown bool  // no Content-Length: the block ends where the record does
+	members int   // gzip members opened when the record started
+	done    bool  // an unknown block has ended
+	stale   bool  // Next has moved past this record
 }
 
 // Read reads from the block, returning io.EOF after Content-Length bytes.
@@ -346,10 +368,12 @@ func (b *block) Read(p []byte) (int, error) {
 		return 0, ErrStaleBody
 	case b.r.err != nil:
 		return 0, b.r.err
-	case b.left == 0:
+	case b.left == 0 || b.done:
 		return 0, io.EOF
 	case len(p) == 0:
 		return 0, nil
+	case b.unknown:
+		return b.readUnknown(p)
 	}
 	members := b.r.members
 	if err := b.r.fill(); err != nil {
@@ -378,6 +402,55 @@ func (b *block) Read(p []byte) (int, error) {
 	// and cannot fail.
 	n, _ := b.r.br.Read(p)
 	b.left -= int64(n)
+	return n, nil
+}
+
+// recordEnd is what ends a record in a plain file before the next one:
+// the two line ends after the block (WARC/1.1 §4), then a version line.
+var recordEnd = []byte("\r\n\r\nWARC/")
+
+// readUnknown reads from a block of unknown length: in a gzip file up to
+// the end of the record's member, in a plain file up to the record end
+// before the next version line, or the end of the input.
+func (b *block) readUnknown(p []byte) (int, error) {
+	r := b.r
+	if r.gz != nil && r.members != b.members {
+		b.done = true
+		return 0, io.EOF
+	}
+	// The block ends at the first record end followed by a version line,
+	// or where the input (in a gzip file, the record's member) ends. Until
+	// then, what may start one (the record end and 64 bytes, as
+	// isVersionLine reads) is kept back.
+	buf, err := r.br.Peek(bufSize)
+	atEOF := err == io.EOF
+	if err != nil && !atEOF {
+		r.err = r.streamErr(err)
+		return 0, r.err
+	}
+	end, found := 0, false
+	for from := 0; !found; {
+		i := bytes.Index(buf[from:], recordEnd)
+		if i < 0 {
+			break
+		}
+		i += from
+		end, found = i, isVersionLine(buf[i+len("\r\n\r\n"):])
+		from = i + 1
+	}
+	switch {
+	case found:
+	case atEOF:
+		end = len(bytes.TrimSuffix(buf, recordEnd[:4])) // the last record's end
+	default: // a full buffer
+		end = len(buf) - len(recordEnd) - 64
+	}
+	if end == 0 {
+		b.done = true
+		return 0, io.EOF
+	}
+	n := copy(p, buf[:end])
+	r.br.Discard(n)
 	return n, nil
 }
 

@@ -22,9 +22,25 @@ const (
 	DefaultBaseURL = "https://web.archive.org"
 	// DefaultAvailabilityURL is the Wayback Availability JSON API.
 	DefaultAvailabilityURL = "https://archive.org/wayback/available"
-	// DefaultRate is how many requests per second a Client starts: one,
-	// a polite pace for the Internet Archive's public APIs.
-	DefaultRate rate.Limit = 1
+	// DefaultRate is how many CDX and availability requests per second a
+	// Client starts: 0.4, 24 a minute. The Wayback Machine's CDX server
+	// allows an address 30 requests a minute (its hard limit since 2026,
+	// which the TimeMap API shares; the Python client
+	// edgi-govdata-archiving/wayback, in touch with the Internet Archive,
+	// defaults to 80% of it, v0.5.1), and answers 429 beyond.
+	DefaultRate rate.Limit = 0.8 * 30 / 60
+	// DefaultReplayRate is how many replays of captures per second a
+	// Client starts: 8, 80% of the 600 a minute the Wayback Machine
+	// allows an address for mementos (the same source).
+	DefaultReplayRate rate.Limit = 0.8 * 600 / 60
+	// DefaultRateLimitPause is how long every request of a Client waits
+	// after a 429 answer that names no longer wait (the Wayback Machine
+	// sends no Retry-After): a minute. The Internet Archive blocks an
+	// address at its firewall for an hour, doubled at each repeat, when
+	// it goes on sending for more than a minute after its 429s (its staff,
+	// quoted in edgi-govdata-archiving/wayback issue 137); so a Client
+	// pauses, and stops for good at a second 429 in a row.
+	DefaultRateLimitPause = time.Minute
 	// DefaultLimit is how many captures Captures asks for when its Query
 	// sets no Limit: far fewer than the CDX server's own cap (150,000),
 	// and about 1.5 MB of JSON.
@@ -53,6 +69,12 @@ var (
 	ErrTimeout = apiclient.ErrTimeout
 	// ErrTooLarge means an API answer longer than Client.MaxBody.
 	ErrTooLarge = apiclient.ErrTooLarge
+	// ErrStopped means the Client sent nothing: it got a 429 answer,
+	// paused for Client.RateLimitPause, and got another, so it stopped
+	// for good rather than risk the Internet Archive blocking the address
+	// (see DefaultRateLimitPause). The error also matches ErrRateLimited.
+	// Wait an hour and make a new Client at a lower Rate.
+	ErrStopped = apiclient.ErrStopped
 )
 
 // StatusError is the cause of an error when the archive's final answer to
@@ -120,18 +142,29 @@ type Client struct {
 	// UserAgent is sent with every request; empty means relink's (that of
 	// provider/web).
 	UserAgent string
-	// Rate is how many requests per second may start, Burst how many at
-	// once after a quiet spell. Zero or less means DefaultRate (1/s) and a
-	// burst of 1; rate.Inf turns the limit off.
-	Rate  rate.Limit
-	Burst int
+	// Rate is how many CDX and availability requests per second may
+	// start, ReplayRate how many replays of captures, and Burst how many
+	// of each at once after a quiet spell. Zero or less means DefaultRate
+	// (0.4/s), DefaultReplayRate (8/s) and a burst of 1; rate.Inf turns
+	// a limit off.
+	Rate       rate.Limit
+	ReplayRate rate.Limit
+	Burst      int
 	// Attempts is how many times a request is tried after network errors,
 	// timeouts, 429 and 5xx answers; zero or less means five, and 1 turns
 	// retries off. Backoff is the wait before the second attempt, doubled
 	// before each later one (zero or less means one second); a Retry-After
-	// header replaces it, up to a minute.
+	// header replaces it, up to a minute. A replay that carries
+	// Memento-Datetime is a capture, whatever its status, and is never
+	// tried again.
 	Attempts int
 	Backoff  time.Duration
+	// RateLimitPause is how long every request of the Client (CDX and
+	// availability, or replays: each has its own) waits after a 429
+	// answer, or longer when its Retry-After asks; a second 429 in a row
+	// stops them for good (ErrStopped). Zero or less means
+	// DefaultRateLimitPause (a minute).
+	RateLimitPause time.Duration
 	// Timeout bounds one attempt, from connecting to the last byte of the
 	// body; zero or less means 30 seconds.
 	Timeout time.Duration
@@ -148,45 +181,79 @@ type Client struct {
 	// Redirects examines. Zero or less means DefaultMaxRedirectCaptures.
 	MaxRedirectCaptures int
 
-	once sync.Once
-	api  *apiclient.Client
+	once    sync.Once
+	api     *apiclient.Client // CDX and availability
+	replays *apiclient.Client
 }
 
 var _ filter.Fetcher = (*Client)(nil)
 
-// client returns the HTTP layer, built from c's fields on first use. It
-// follows no redirects: a redirect capture is an answer to read, and replay
+// client returns the HTTP layer of the CDX and availability APIs, built
+// from c's fields on first use, with the replays'. Neither follows
+// redirects: a redirect capture is an answer to read, and replay
 // redirects are followed by the Client itself, within the archive.
 func (c *Client) client() *apiclient.Client {
 	c.once.Do(func() {
-		r := c.Rate
-		if r <= 0 {
-			r = DefaultRate
-		}
 		var hc *http.Client
 		if c.HTTP != nil {
 			h := *c.HTTP
 			h.CheckRedirect = nil
 			hc = &h
 		}
-		c.api = &apiclient.Client{
-			Service:      "wayback",
-			HTTP:         hc,
-			UserAgent:    c.UserAgent,
-			Rate:         r,
-			Burst:        c.Burst,
-			Attempts:     c.Attempts,
-			Backoff:      c.Backoff,
-			Timeout:      c.Timeout,
-			MaxBody:      c.MaxBody,
-			MaxRedirects: -1,
+		pause := c.RateLimitPause
+		if pause <= 0 {
+			pause = DefaultRateLimitPause
 		}
+		build := func(r, def rate.Limit) *apiclient.Client {
+			if r <= 0 {
+				r = def
+			}
+			return &apiclient.Client{
+				Service:        "wayback",
+				HTTP:           hc,
+				UserAgent:      c.UserAgent,
+				Rate:           r,
+				Burst:          c.Burst,
+				Attempts:       c.Attempts,
+				Backoff:        c.Backoff,
+				Timeout:        c.Timeout,
+				MaxBody:        c.MaxBody,
+				MaxRedirects:   -1,
+				MaxWait:        max(pause, apiclient.DefaultMaxWait),
+				RateLimitPause: pause,
+				StopAfter:      2,
+			}
+		}
+		c.api = build(c.Rate, DefaultRate)
+		c.replays = build(c.ReplayRate, DefaultReplayRate)
+		// A memento is the archive's answer, whatever its status: an
+		// archived 429 or 503 page is not the archive failing (the Python
+		// client edgi-govdata-archiving/wayback returns any answer with
+		// Memento-Datetime at once).
+		c.replays.Final = isMemento
 	})
 	return c.api
 }
 
+// replayClient returns the HTTP layer of replays.
+func (c *Client) replayClient() *apiclient.Client {
+	c.client()
+	return c.replays
+}
+
+// isMemento reports whether resp is a memento, a capture replayed: the
+// Wayback Machine sends Memento-Datetime (RFC 7089 §2.1.1) with every
+// replay of a capture, and with none of its own answers (its errors, its
+// redirects to the capture nearest a timestamp).
+func isMemento(resp *apiclient.Response) bool {
+	return resp.Header.Get(MementoDatetimeHeader) != ""
+}
+
 // CloseIdleConnections closes the connections kept open for later requests.
-func (c *Client) CloseIdleConnections() { c.client().CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() {
+	c.client().CloseIdleConnections()
+	c.replays.CloseIdleConnections()
+}
 
 // base returns BaseURL without a trailing slash, or DefaultBaseURL.
 func (c *Client) base() string {

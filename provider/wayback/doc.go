@@ -48,18 +48,38 @@
 // Every method returns an *Error naming the operation and URI. ErrNoCapture
 // means the archive holds nothing that fits; ErrMalformed an answer not in
 // the documented format (an HTML error page, a CDX header without a
-// timestamp field); ErrRateLimited, ErrTimeout, ErrTooLarge and
+// timestamp field); ErrRateLimited, ErrStopped, ErrTimeout, ErrTooLarge and
 // *StatusError come from the HTTP layer shared by relink's web API clients,
-// which retries 429 and 5xx answers (honouring Retry-After), bounds each
-// request's time and body, and keeps to a rate (one request a second by
-// default).
+// which retries 5xx answers, bounds each request's time and body, and keeps
+// to the archive's limits.
+//
+// # Politeness
+//
+// The Wayback Machine allows an address 30 CDX (and TimeMap) requests a
+// minute and 600 replays a minute, answers 429 beyond, and blocks at its
+// firewall, for an hour and then twice as long each time, an address that
+// goes on sending for more than a minute after its 429s (its staff,
+// quoted in edgi-govdata-archiving/wayback issue 137; the limits as that
+// client states them in v0.5.1). A Client keeps to 80% of each limit
+// (DefaultRate for CDX and availability, DefaultReplayRate for replays,
+// each with its own limiter). After a 429, which names no wait, every
+// request of that kind waits RateLimitPause (a minute); a second 429 in a
+// row stops it for good, and every later call fails at once with
+// ErrStopped, without a request.
 //
 // A CDX row that cannot be a capture (the index holds timestamps such as
 // "20000012170449") is skipped and given to Query.OnSkip as a *RowError;
-// only an answer whose every row is bad is an error. A replay that answers
-// 429 or 5xx without a Memento-Datetime header is the archive failing, an
-// error wrapping a *StatusError; one with the header is an archived error
-// page, returned as a Page with its status.
+// only an answer whose every row is bad is an error. The Wayback Machine
+// sends Memento-Datetime with every replay of a capture and with none of
+// its own answers, so the header tells the two apart. A replay that
+// answers 429 or 5xx without it is the archive failing, an error wrapping
+// a *StatusError; one with it is an archived error page, returned at once
+// as a Page with its status, never retried. A redirect with it is a
+// captured redirect, the answer (what Redirects reports); one without it
+// is the archive's own redirect to the capture nearest a timestamp, which
+// a Client follows when it replays the same resource (the same URI but
+// for its scheme and a www. label) and otherwise returns unfollowed, never
+// as a hop of Redirects.
 //
 // # What the caller must do
 //

@@ -34,9 +34,12 @@ func archive() *httptest.Server {
 		case r.URL.Path == "/cdx/search/cdx":
 			fmt.Fprint(w, "[]")
 		case r.URL.Path == "/web/20061104101010id_/http://example.com/tutorial.html":
+			// Every replay of a capture carries Memento-Datetime.
+			w.Header().Set("Memento-Datetime", "Sat, 04 Nov 2006 10:10:10 GMT")
 			w.Header().Set("Content-Type", "text/html")
 			fmt.Fprint(w, "<html><head><title>Go Tutorial</title></head><body>...</body></html>")
 		case r.URL.Path == "/web/20090512080000id_/http://example.com/tutorial.html":
+			w.Header().Set("Memento-Datetime", "Tue, 12 May 2009 08:00:00 GMT")
 			w.Header().Set("Location", "/web/20090512080000/http://example.com/docs/tutorial.html")
 			w.WriteHeader(http.StatusMovedPermanently)
 		default:

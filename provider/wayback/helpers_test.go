@@ -207,7 +207,9 @@ func newClient(t *testing.T, a *fakeArchive) (*wayback.Client, string) {
 		BaseURL:         srv.URL,
 		AvailabilityURL: srv.URL + "/wayback/available",
 		Rate:            rate.Inf,
+		ReplayRate:      rate.Inf,
 		Backoff:         time.Millisecond,
+		RateLimitPause:  10 * time.Millisecond,
 	}, srv.URL
 }
 

@@ -116,7 +116,7 @@ func hostileArchive(t *testing.T, replay http.HandlerFunc) *wayback.Client {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	return &wayback.Client{BaseURL: srv.URL, AvailabilityURL: srv.URL + "/available", Rate: rate.Inf,
+	return &wayback.Client{BaseURL: srv.URL, AvailabilityURL: srv.URL + "/available", Rate: rate.Inf, ReplayRate: rate.Inf, RateLimitPause: 10 * time.Millisecond,
 		Backoff: time.Millisecond, Attempts: 2, Timeout: 200 * time.Millisecond, MaxBody: 64 << 10}
 }
 

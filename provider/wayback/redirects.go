@@ -106,8 +106,11 @@ func (c *Client) follow(ctx context.Context, capture Capture) (Redirect, error) 
 		if err != nil {
 			return Redirect{}, err
 		}
-		if !filter.IsRedirect(resp.Status) {
-			return r, nil // the chain ends at a page, an error or a URI never captured
+		if !filter.IsRedirect(resp.Status) || !isMemento(resp) {
+			// The chain ends at a page, an error, a URI never captured,
+			// or a redirect the archive made itself (no Memento-Datetime:
+			// not a capture) that fetchRaw did not follow.
+			return r, nil
 		}
 		to, ok := c.target(resp, at, from)
 		if !ok {

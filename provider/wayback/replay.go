@@ -112,18 +112,20 @@ type replayed struct {
 }
 
 // fetchRaw fetches the raw replay of original at timestamp ts. It follows
-// the archive's redirects to other captures of the same URI (the archive
-// sends one when ts is not exactly a capture's), at most MaxHops of them,
-// but not a redirect to another URI: that is the answer of a redirect
-// capture, which is returned as it is. Every request goes to the archive
+// the archive's own redirects (without Memento-Datetime) to other captures
+// of the same URI (the archive sends one when ts is not exactly a
+// capture's, and may name the URI as another spelling of the same
+// resource: https for http, a www. host), at most MaxHops of them, but
+// never a capture of a redirect (with Memento-Datetime), which is the
+// answer, returned as it is, even when it leads to the same URI. Every request goes to the archive
 // (BaseURL), never to a host an answer names: a redirect is read, not
 // followed, and the next request is built from its timestamp and URI.
 // An answer of the archive itself (see archiveFailed) is a *StatusError.
 func (c *Client) fetchRaw(ctx context.Context, ts, original string) (*apiclient.Response, replayed, error) {
-	api, err := c.check()
-	if err != nil {
+	if _, err := c.check(); err != nil {
 		return nil, replayed{}, err
 	}
+	api := c.replayClient()
 	at := replayed{url: c.replayURL(ts, original), ts: ts}
 	for hop := 0; ; hop++ {
 		req, err := http.NewRequest(http.MethodGet, at.url, nil)
@@ -137,11 +139,15 @@ func (c *Client) fetchRaw(ctx context.Context, ts, original string) (*apiclient.
 		if archiveFailed(resp) {
 			return nil, at, &StatusError{Status: resp.Status, Header: resp.Header}
 		}
-		if !filter.IsRedirect(resp.Status) || hop >= c.maxHops() {
+		// A redirect with Memento-Datetime is a capture of a redirect,
+		// the answer; one without is the archive's own, to the capture
+		// nearest the timestamp, followed within the archive when it
+		// replays the same URI.
+		if !filter.IsRedirect(resp.Status) || isMemento(resp) || hop >= c.maxHops() {
 			return resp, at, nil
 		}
 		next, ok := c.parseReplay(at.url, resp.Header.Get("Location"))
-		if !ok || !sameURI(next.original, original) {
+		if !ok || !sameResource(next.original, original) {
 			return resp, at, nil
 		}
 		at = replayed{url: c.replayURL(next.ts, next.original), ts: next.ts}
@@ -232,6 +238,24 @@ func fixScheme(s string) string {
 		}
 	}
 	return "http://" + s
+}
+
+// sameResource reports whether a and b name the same resource as the
+// archive's index does, for its redirects to the nearest capture: equal
+// as sameURI compares them, but for the scheme and a leading "www." (or
+// "www2." ...) of the host, which a SURT key leaves out.
+func sameResource(a, b string) bool { return looseKey(a) == looseKey(b) }
+
+// looseKey returns key(uri) without its scheme and a leading www label.
+func looseKey(uri string) string {
+	k := key(uri)
+	if _, rest, ok := strings.Cut(k, "://"); ok {
+		k = rest
+	}
+	if label, rest, ok := strings.Cut(k, "."); ok && strings.HasPrefix(label, "www") && strings.Trim(label[3:], "0123456789") == "" && strings.Contains(rest, ".") {
+		k = rest
+	}
+	return k
 }
 
 // sameURI reports whether a and b name the same URI as the archive sees

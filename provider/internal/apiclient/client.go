@@ -139,9 +139,36 @@ type Client struct {
 	// X-RateLimit-Reset) sets it.
 	Wait func(h http.Header, now time.Time) (d time.Duration, ok bool)
 
+	// Final reports whether an answer that would be tried again (408,
+	// 429, 5xx) is final all the same, because the service says in it
+	// that asking again will not help: a quota spent, a refusal of its bot
+	// detection, an archived copy of an error page. Nil means none is.
+	Final func(resp *Response) bool
+	// Stop reports whether a non-2xx answer stops the Client, and why: a
+	// non-nil why makes the answer final, and every later request fail at
+	// once, without being sent, with an error wrapping ErrStopped, why and
+	// the answer's *StatusError, until the time Stop returns (the zero
+	// time: for the Client's life). The answer's own error wraps why and
+	// ErrStopped too. Nil means no answer stops the Client.
+	Stop func(resp *Response, now time.Time) (until time.Time, why error)
+	// RateLimitPause, when positive, makes a 429 answer pause the whole
+	// Client: no request of any goroutine starts until RateLimitPause has
+	// passed, or the Retry-After wait when that is longer. A pause longer
+	// than MaxWait is not waited out; requests fail at once with
+	// ErrRateLimited until it ends. Zero means the request that got the
+	// 429 alone waits, as for a 5xx answer.
+	RateLimitPause time.Duration
+	// StopAfter, when positive, stops the Client for its life after that
+	// many 429 answers in a row (as Stop does): the Internet Archive, for
+	// one, blocks an address that goes on sending after its 429s. Zero
+	// means no count stops the Client.
+	StopAfter int
+
 	once    sync.Once
 	limiter *rate.Limiter
 	hc      *http.Client
+	mu      sync.Mutex // guards gate
+	gate    gate
 }
 
 // String names the Client's service and nothing else, so that printing a

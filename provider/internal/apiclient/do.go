@@ -142,7 +142,14 @@ func (c *Client) statusErr(req *http.Request, n int, resp *Response) error {
 	if d, ok := c.waitFor(resp.Header); ok {
 		se.RetryAfter = d
 	}
-	return &Error{Service: c.Service, Method: req.Method, URL: red.url(req.URL), Attempts: n, Err: se}
+	var cause error = se
+	if stop := c.stoppedBy(resp); stop != nil {
+		cause = fmt.Errorf("%w: %w", se, ErrStopped)
+		if stop.why != nil {
+			cause = fmt.Errorf("%w: %w", stop.why, cause)
+		}
+	}
+	return &Error{Service: c.Service, Method: req.Method, URL: red.url(req.URL), Attempts: n, Err: cause}
 }
 
 // do is Do, also returning the number of attempts made.
@@ -159,6 +166,12 @@ func (c *Client) do(ctx context.Context, req *http.Request) (*Response, int, err
 		return nil, 0, fail(0, errors.New("apiclient: request body cannot be sent again (no GetBody)"))
 	}
 	for n := 1; ; n++ {
+		if err := c.stopped(); err != nil {
+			return nil, n - 1, fail(n-1, err)
+		}
+		if err := c.paused(ctx); err != nil {
+			return nil, n - 1, fail(n-1, err)
+		}
 		if err := c.wait(ctx); err != nil {
 			return nil, n - 1, fail(n-1, err)
 		}
@@ -167,18 +180,21 @@ func (c *Client) do(ctx context.Context, req *http.Request) (*Response, int, err
 			return nil, n, fail(n, ctx.Err())
 		}
 		wait := noWait
+		if err == nil {
+			var stop bool
+			if wait, stop = c.note(resp, red); stop {
+				return resp, n, nil
+			}
+		}
 		switch {
 		case err != nil && final(err):
 			return nil, n, fail(n, err)
 		case err == nil && !retry.Status(resp.Status):
 			return resp, n, nil
-		case err == nil:
-			if d, ok := c.waitFor(resp.Header); ok {
-				if d > c.maxWait() {
-					return resp, n, nil
-				}
-				wait = d
-			}
+		case err == nil && c.Final != nil && c.Final(resp):
+			return resp, n, nil
+		case err == nil && wait > c.maxWait():
+			return resp, n, nil
 		}
 		if n >= c.attempts() {
 			if err != nil {

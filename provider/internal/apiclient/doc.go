@@ -31,6 +31,14 @@
 // says "come back in an hour" has run out of quota, and four more requests
 // would only spend more of it).
 //
+// An answer the service marks as final (Final: a quota spent, a bot
+// detection's refusal) is not tried again, and one that says the service
+// will refuse everything for a while (Stop) stops the Client: later
+// requests fail at once with ErrStopped, unsent. A service that punishes
+// clients which keep sending after a 429 (the Internet Archive) sets
+// RateLimitPause, which pauses every request of the Client after a 429,
+// and StopAfter, which stops it after that many 429s in a row.
+//
 // Politeness: one rate limit per Client (Rate, Burst), taken by every
 // attempt, so that a program stays inside the quota the service grants a
 // key. Share one Client for one key.
