@@ -70,11 +70,15 @@ site) or table (a term-count table, -df-table FILE). -df-cache FILE keeps
 every value in a file shared by runs, under a source name made of where the
 numbers come from and |D|.
 
-Archives (-archive): wayback or memento gives the archive-* methods the
-page's last good archived copy; with wayback the page's historical
-redirects are printed too. memento needs -archive-url, the address of a
-MemGator server (the Memento Time Travel service shut down in 2025). An archive that fails or holds nothing is a
-note on stderr, and the run goes on.
+Archives (-archive): wayback, memento or ccindex (Common Crawl's index)
+gives the archive-* methods the page's last good archived copy, and the
+default method the copies of backlink pages that are gone; with wayback
+the page's historical redirects are printed too. memento needs
+-archive-url, the address of a MemGator server (the Memento Time Travel
+service shut down in 2025); ccindex takes -archive-url for the index
+server and -archive-data-url for the server captures are read from. An
+archive that fails or holds nothing is a note on stderr, and the run goes
+on.
 
 When no query can be formed (no backlinks, none kept, no word left) the
 trail is printed with a note that says why, and the exit code is 0.

@@ -547,3 +547,67 @@ func TestFixErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestFixURLRules moves the site's guides to /howto/ by one rule: the two
+// guides the backlinks name are found by search, which teaches the rule,
+// and the guide nothing links to is found under it (one fetch); the page
+// that was never there stays gone.
+func TestFixURLRules(t *testing.T) {
+	const base = "https://example.org/"
+	path := filepath.Join(t.TempDir(), "migrated.db")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := store.Migration{}
+	for _, name := range []string{"sourdough-starter.html", "kneading.html", "shaping.html"} {
+		m[base+"guides/"+name] = base + "howto/" + name
+	}
+	if _, err := s.IngestDir(context.Background(), "testdata/fixsite", base, store.IngestOptions{Migrations: []store.Migration{m}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	in := base + "guides/sourdough-starter.html\n" + base + "guides/shaping.html\n" + base + "guides/kneading.html\n" + fixGone + "\n"
+	got, _ := fixResults(t, in, "-store", path)
+	want := [][3]string{
+		{base + "guides/sourdough-starter.html", "moved", base + "howto/sourdough-starter.html"},
+		{base + "guides/shaping.html", "moved", base + "howto/shaping.html"},
+		{base + "guides/kneading.html", "moved", base + "howto/kneading.html"},
+		{fixGone, "gone", ""},
+	}
+	if diff := cmp.Diff(want, verdicts(got)); diff != "" {
+		t.Fatalf("verdicts (-want +got):\n%s", diff)
+	}
+	shaping := got[1]
+	last := shaping.Evidence[len(shaping.Evidence)-1]
+	if last.Kind != "url-rule" || !strings.Contains(last.Detail, base+"guides/ → "+base+"howto/") ||
+		shaping.Error != "" || shaping.Confidence < 0.8 {
+		t.Errorf("shaping: %+v, want moved by the rule, its confidence the moves'", shaping)
+	}
+	if gone := got[3]; gone.Evidence[len(gone.Evidence)-1].Kind == "url-rule" {
+		t.Errorf("gone: %+v, want no rule's evidence: the page is not under the new prefix either", gone)
+	}
+}
+
+// TestFixArchive reads the dead page's archived copy from the Wayback
+// Machine: its title and first paragraph are in the result, and the
+// archive's requests are counted.
+func TestFixArchive(t *testing.T) {
+	db := buildFixStore(t, "https://example.org/")
+	wb := fakeWayback(t, true, false)
+	got, _ := fixResults(t, fixMoved+"\n"+fixGone+"\n", "-store", db, "-archive", "wayback", "-archive-url", wb.URL, "-rate", "inf")
+	if diff := cmp.Diff(fixWant[:2], verdicts(got)); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+	a := got[0].Archive
+	if a == nil || a.URI != wb.URL+"/web/"+goodCapture+"id_/"+fixMoved || a.Title != "Sourdough starter: feeding and care" ||
+		!strings.HasPrefix(a.Text, "A sourdough starter is a culture of wild yeast") || strings.Contains(a.Text, "doubles") {
+		t.Errorf("archive %+v, want the 2019 copy's title and first paragraph", a)
+	}
+	if got[0].Calls.Archive < 2 { // the CDX API, and the replay
+		t.Errorf("calls %+v, want the archive's requests counted", got[0].Calls)
+	}
+	if got[1].Archive != nil {
+		t.Errorf("gone: archive %+v, want none: never captured", got[1].Archive)
+	}
+}

@@ -186,7 +186,8 @@ The subcommands are:
 	}
 	fmt.Fprint(w, `
 Use "relink help SUBCOMMAND" for more about a subcommand, "relink -version"
-for the version. Exit codes: 0 done, 1 failure, 2 bad usage.
+for the version. Exit codes: 0 done, 1 failure, 2 bad usage, 3 a verdict
+fix -fail-on names.
 `)
 }
 
