@@ -178,6 +178,11 @@ func parseFix(args []string) (*fixConfig, error) {
 		return nil, usagef("-o %s needs -site, the site whose moved URLs get redirects", c.output)
 	case !redirects && set["site"]:
 		return nil, usagef("-site is for -o nginx, apache or netlify")
+	case redirects:
+		// A map of no result checks the site before the run.
+		if _, err := (repair.Redirects{Site: c.site, Format: out}).Write(io.Discard, nil); err != nil {
+			return nil, usage(fmt.Errorf("-site %s: %w", quoteArg(c.site), err))
+		}
 	case c.rewrite == "" && (set["write"] || set["base"] || set["decisions"]):
 		return nil, usagef("-write, -base and -decisions need -rewrite DIR")
 	}

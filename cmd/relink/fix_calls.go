@@ -110,12 +110,16 @@ func (d countingDF) Docs(ctx context.Context) (int64, error) {
 	return d.df.Docs(countAs(ctx, serviceSearch))
 }
 
+var (
+	_ filter.Fetcher  = countingFetcher{}
+	_ lexsig.Searcher = countingSearcher{}
+	_ lexsig.BatchDF  = countingDF{}
+)
+
 // DocFreqs looks terms up in one batch when the DF behind can.
 func (d countingDF) DocFreqs(ctx context.Context, terms []string) ([]int64, error) {
 	ctx = countAs(ctx, serviceSearch)
-	if b, ok := d.df.(interface {
-		DocFreqs(context.Context, []string) ([]int64, error)
-	}); ok {
+	if b, ok := d.df.(lexsig.BatchDF); ok {
 		return b.DocFreqs(ctx, terms)
 	}
 	out := make([]int64, len(terms))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -82,9 +83,10 @@ func (fx *fixer) fix(ctx context.Context, l repair.DeadLink) (repair.Result, boo
 
 // find fills r for the dead link l (steps 1 to 4 of fix's help).
 func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) bool {
-	target, err := canon.Canonicalize(l.URL)
-	if err == nil && !strings.HasPrefix(target, "http://") && !strings.HasPrefix(target, "https://") {
-		err = errNotWeb
+	var target string
+	err := errNotWeb
+	if scheme, _, _ := strings.Cut(strings.ToLower(l.URL), ":"); scheme == "http" || scheme == "https" {
+		target, err = canon.Canonicalize(l.URL)
 	}
 	if err != nil {
 		r.Verdict, r.Error = repair.Unknown, err.Error()
@@ -289,7 +291,7 @@ func archivedCopy(p *filter.Page) *repair.Archive {
 // words in it, its white space collapsed and cut at maxArchiveText bytes
 // (at a word), or the start of the page's text when it has no paragraph.
 func firstParagraph(page []byte) string {
-	z := html.NewTokenizer(strings.NewReader(string(page)))
+	z := html.NewTokenizer(bytes.NewReader(page))
 	var (
 		b     strings.Builder
 		depth int  // inside <p>

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -202,10 +203,11 @@ func TestFixLychee(t *testing.T) {
   ],
   "https://example.org/": [
     {"url": "` + fixMoved + `", "status": "Failed: Network error: 404 Not Found"},
-    {"url": "` + fixAlive + `", "status": "Timeout"}
+    {"url": "` + fixAlive + `", "status": "Timeout"},
+    {"url": "mailto:baker@example.org", "status": "Failed: Unreachable mail address"}
   ]}}`
 	got, _ := fixResults(t, report, "-store", db, "-format", "lychee")
-	want := [][3]string{{fixGone, "gone", ""}, {fixMoved + "#feeding", "moved", fixNewHome}, {fixAlive, "alive", fixAlive}}
+	want := [][3]string{{fixGone, "gone", ""}, {fixMoved + "#feeding", "moved", fixNewHome}, {fixAlive, "alive", fixAlive}, {"mailto:baker@example.org", "unknown", ""}}
 	if diff := cmp.Diff(want, verdicts(got)); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s", diff)
 	}
@@ -213,6 +215,10 @@ func TestFixLychee(t *testing.T) {
 		{"https://example.org/blog/first-loaf.html"},
 		{"https://example.org/blog/first-loaf.html", "https://example.org/"},
 		{"https://example.org/"},
+		{"https://example.org/"},
+	}
+	if !strings.Contains(got[3].Error, "not an http or https URL") {
+		t.Errorf("mailto: error %q, want not an http or https URL", got[3].Error)
 	}
 	for i, r := range got {
 		if !slices.Equal(r.Sources, wantSources[i]) {
@@ -518,6 +524,7 @@ func TestFixErrors(t *testing.T) {
 		{"unknown output", "", []string{"-store", db, "-o", "xml"}, exitUsage, "netlify"},
 		{"redirects without site", "", []string{"-store", db, "-o", "nginx"}, exitUsage, "-site"},
 		{"site without redirects", "", []string{"-store", db, "-site", "example.org"}, exitUsage, "-site"},
+		{"bad site", "", []string{"-store", db, "-o", "netlify", "-site", "http://exa mple.org:99999/"}, exitUsage, "-site"},
 		{"threshold 2", "", []string{"-store", db, "-threshold", "2"}, exitUsage, "-threshold"},
 		{"concurrency 0", "", []string{"-store", db, "-concurrency", "0"}, exitUsage, "-concurrency"},
 		{"fail-on bad verdict", "", []string{"-store", db, "-fail-on", "gone,lost"}, exitUsage, "lost"},
@@ -609,5 +616,80 @@ func TestFixArchive(t *testing.T) {
 	}
 	if got[1].Archive != nil {
 		t.Errorf("gone: archive %+v, want none: never captured", got[1].Archive)
+	}
+}
+
+// TestFixLive runs fix without a store: the report's sources are the
+// backlinks, pages come from a live site on loopback, searches and
+// document frequencies from a search API. The calls of the results add up
+// to the requests the site and the engine saw.
+func TestFixLive(t *testing.T) {
+	clearEnv(t)
+	srv, seen := liveFixSite(t)
+	engine := newFakeSearch(t, "google")
+	base := srv.URL + "/"
+	in := base + "blog/first-loaf.html\t" + base + "guides/sourdough-starter.html\n" +
+		base + "blog/first-loaf.html\t" + base + "guides/rye-bread.html\n" +
+		base + "index.html\t" + base + "recipes/focaccia.html\n"
+	got, stderr := fixResults(t, in, "-fetch", "web", "-allow-private", "-search", "google", "-key", "k", "-cx", "c",
+		"-search-url", engine.URL, "-df", "search", "-rate", "inf")
+	if len(got) != 3 {
+		t.Fatalf("%d results, want 3", len(got))
+	}
+	for _, r := range got[:2] {
+		if len(r.Backlinks) != 1 || r.Backlinks[0].URI != base+"blog/first-loaf.html" || !r.Backlinks[0].Kept {
+			t.Errorf("%s: backlinks %+v, want the report's source alone, kept", r.Dead, r.Backlinks)
+		}
+		if len(r.Queries) == 0 || len(r.Candidates) == 0 || r.Verdict == repair.Unknown {
+			t.Errorf("%s: %+v, want the engine's candidates and a verdict", r.Dead, r)
+		}
+	}
+	if got[2].Verdict != repair.Alive {
+		t.Errorf("%s: %s, want alive", got[2].Dead, got[2].Verdict)
+	}
+	var calls repair.Calls
+	for _, r := range got {
+		calls.Fetch += r.Calls.Fetch
+		calls.Search += r.Calls.Search
+		calls.Archive += r.Calls.Archive
+		calls.Backlinks += r.Calls.Backlinks
+	}
+	sent := 0
+	for _, n := range seen() {
+		sent += n
+	}
+	want := repair.Calls{Fetch: sent, Search: int(engine.requests.Load())}
+	if calls != want || want.Search == 0 {
+		t.Errorf("calls %+v, the site and the engine saw %+v", calls, want)
+	}
+	if !strings.Contains(stderr, "remote calls: fetch "+strconv.Itoa(want.Fetch)+", search "+strconv.Itoa(want.Search)) {
+		t.Errorf("stderr %q, want the calls summed", stderr)
+	}
+}
+
+// TestFixProgress checks the progress line of a terminal: the count, the
+// verdicts so far and the time left; off a terminal nothing is printed.
+func TestFixProgress(t *testing.T) {
+	var b bytes.Buffer
+	p := newFixProgress(&b, 4, 1) // not a terminal
+	p.add(repair.Moved)
+	p.finish()
+	if b.Len() != 0 {
+		t.Errorf("off a terminal: %q, want nothing", b.String())
+	}
+	p = newFixProgress(&b, 4, 1)
+	p.on = true
+	p.add(repair.Moved)
+	if line := b.String(); !strings.HasPrefix(line, "\rrelink fix: 2/4 dead links, 1 moved, 0 gone, 0 alive, 0 unknown, ") || !strings.HasSuffix(line, " left\x1b[K") {
+		t.Errorf("progress %q", line)
+	}
+	p.add(repair.Gone)
+	p.add(repair.Gone) // the last is always shown
+	if !strings.Contains(b.String(), "4/4 dead links, 1 moved, 2 gone") {
+		t.Errorf("progress %q, want the last count", b.String())
+	}
+	p.finish()
+	if !strings.HasSuffix(b.String(), "\r\x1b[K") {
+		t.Errorf("progress %q, want the line cleared at the end", b.String())
 	}
 }
