@@ -100,7 +100,9 @@
 //
 // # Programs
 //
-// The tool is cmd/relink (corpus, find, signature, soft404). The examples
+// The tool is cmd/relink (corpus, find, fix, signature, soft404); fix runs
+// a Finder's stages over many dead links with caches shared by the run,
+// then the URL rules, and writes with package repair. The examples
 // directory holds small programs that show the library: a Finder over a
 // store, a Finder with the caller's own providers, a signature from saved
 // pages, and the soft-404 check. The paper's experiment, which runs every

@@ -155,6 +155,45 @@ func TestBadInput(t *testing.T) {
 		// Nothing links to it: a note says no query could be formed.
 		{name: "find 10 KB URL", args: func(fx *fixture) []string { return []string{"find", "-store", fx.good, longURL} }, code: exitOK},
 
+		// fix (its dead links on standard input, empty here).
+		{name: "fix argument", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, url} }, code: exitUsage},
+		{name: "fix unknown flag", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-frobnicate"} }, code: exitUsage},
+		{name: "fix threshold -1", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-threshold", "-1"} }, code: exitUsage},
+		{name: "fix threshold NaN", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-threshold", "NaN"} }, code: exitUsage},
+		{name: "fix concurrency 0", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-concurrency", "0"} }, code: exitUsage},
+		{name: "fix concurrency 1000", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-concurrency", "1000"} }, code: exitUsage},
+		{name: "fix unknown format", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-format", "xml"} }, code: exitUsage},
+		{name: "fix unknown output", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-o", "yaml"} }, code: exitUsage},
+		{name: "fix redirect map without site", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-o", "apache"} }, code: exitUsage},
+		{name: "fix fail-on unknown verdict", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-fail-on", "dead"} }, code: exitUsage},
+		{name: "fix write without rewrite", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-write"} }, code: exitUsage},
+		{name: "fix without store or live services", args: func(*fixture) []string { return []string{"fix"} }, code: exitUsage},
+		{name: "fix missing store", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.missing} }, code: exitFailure},
+		{name: "fix empty store", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.empty} }, code: exitFailure},
+		{name: "fix truncated store", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.truncated} }, code: exitFailure},
+		{name: "fix corrupt store", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.corrupt} }, code: exitFailure},
+		{name: "fix directory store", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.directory} }, code: exitFailure},
+		{name: "fix postgres store", args: func(fx *fixture) []string {
+			return []string{"fix", "-store", "postgres://u:sekrit@127.0.0.1:1/db"}
+		}, code: exitFailure},
+		{name: "fix input missing", args: func(fx *fixture) []string {
+			return []string{"fix", "-store", fx.good, "-in", filepath.Join(fx.dir, "absent.txt")}
+		}, code: exitFailure},
+		{name: "fix input not a lychee report", args: func(fx *fixture) []string {
+			return []string{"fix", "-store", fx.good, "-format", "lychee", "-in", fx.notJSON}
+		}, code: exitFailure},
+		{name: "fix input is a directory", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-in", fx.site} }, code: exitFailure},
+		{name: "fix state is a directory", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-state", fx.site} }, code: exitFailure},
+		{name: "fix state is not a journal", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-state", fx.notJSON} }, code: exitFailure},
+		{name: "fix rewrite a missing directory", args: func(fx *fixture) []string {
+			return []string{"fix", "-store", fx.good, "-rewrite", filepath.Join(fx.dir, "absent")}
+		}, code: exitFailure},
+		{name: "fix decisions not JSON", args: func(fx *fixture) []string {
+			return []string{"fix", "-store", fx.good, "-rewrite", fx.site, "-decisions", fx.notJSON}
+		}, code: exitFailure},
+		// Nothing to do: a summary line.
+		{name: "fix no dead links", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good} }, code: exitOK},
+
 		// signature.
 		{name: "signature no arguments", args: func(*fixture) []string { return []string{"signature"} }, code: exitUsage},
 		{name: "signature unknown flag", args: func(fx *fixture) []string {

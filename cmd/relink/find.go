@@ -6,19 +6,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
 
-	"golang.org/x/time/rate"
-
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
-	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/store"
-	"github.com/linkrot/relink/provider/web"
 )
 
 // Bounds of find's numeric flags.
@@ -75,11 +70,15 @@ site) or table (a term-count table, -df-table FILE). -df-cache FILE keeps
 every value in a file shared by runs, under a source name made of where the
 numbers come from and |D|.
 
-Archives (-archive): wayback or memento gives the archive-* methods the
-page's last good archived copy; with wayback the page's historical
-redirects are printed too. memento needs -archive-url, the address of a
-MemGator server (the Memento Time Travel service shut down in 2025). An archive that fails or holds nothing is a
-note on stderr, and the run goes on.
+Archives (-archive): wayback, memento or ccindex (Common Crawl's index)
+gives the archive-* methods the page's last good archived copy, and the
+default method the copies of backlink pages that are gone; with wayback
+the page's historical redirects are printed too. memento needs
+-archive-url, the address of a MemGator server (the Memento Time Travel
+service shut down in 2025); ccindex takes -archive-url for the index
+server and -archive-data-url for the server captures are read from. An
+archive that fails or holds nothing is a note on stderr, and the run goes
+on.
 
 When no query can be formed (no backlinks, none kept, no word left) the
 trail is printed with a note that says why, and the exit code is 0.
@@ -87,15 +86,12 @@ trail is printed with a note that says why, and the exit code is 0.
 
 // findConfig is find's command line.
 type findConfig struct {
-	storePath, method, radius, links, search, searchURL, key, cx string
-	dfKind, dfTable, dfCache, archive, archiveURL, fetch         string
-	userAgent                                                    string
-	depth, backlinks, terms, results                             int
-	docs                                                         int64
-	rate                                                         float64
-	excludeNav, disjunctive, asJSON, allowPrivate, ignoreRobots  bool
-	keepMissing, keepBacklinks                                   bool
-	threshold                                                    float64
+	liveConfig
+	storePath, method, radius, links string
+	depth, backlinks, terms, results int
+	excludeNav, disjunctive, asJSON  bool
+	keepMissing, keepBacklinks       bool
+	threshold                        float64
 }
 
 // paperFlags are the knobs of the paper's method. -backlinks is one too,
@@ -118,22 +114,8 @@ func findFlags() (*flag.FlagSet, *findConfig) {
 	fs.BoolVar(&c.keepMissing, "keep-missing", false, "keep the missing URI among the candidates")
 	fs.BoolVar(&c.keepBacklinks, "keep-backlinks", false, "keep the backlink pages among the candidates")
 	fs.Float64Var(&c.threshold, "threshold", relink.DefaultThreshold, "the confidence, 0 to 1, at or above which the first candidate is the answer; below it: not found")
-	fs.StringVar(&c.search, "search", "store", "search `engine`: "+strings.Join(engineNames, ", "))
-	fs.StringVar(&c.searchURL, "search-url", "", "the search service's base `URL`, replacing its own")
-	fs.StringVar(&c.key, "key", "", "API `key` of -search (default from the environment, see above)")
-	fs.StringVar(&c.cx, "cx", "", "Google's Programmable Search Engine `ID` (default $GOOGLE_CSE_ID)")
-	fs.StringVar(&c.dfKind, "df", "store", "document frequencies: store, search (the engine's hit counts) or table")
-	fs.StringVar(&c.dfTable, "df-table", "", "with -df table, a term-count table `FILE` (provider/dftable)")
-	fs.Int64Var(&c.docs, "docs", DefaultDocs, "with -df search, |D|: the `number` of pages hit counts are out of")
-	fs.StringVar(&c.dfCache, "df-cache", "", "keep document frequencies in `FILE`, shared by runs (provider/dfcache)")
-	fs.StringVar(&c.archive, "archive", "none", "web archive of past copies: "+strings.Join(archiveNames, ", "))
-	fs.StringVar(&c.archiveURL, "archive-url", "", "the archive's base `URL`, replacing its own")
-	fs.Float64Var(&c.rate, "rate", 0, "`requests` per second to each web service (search, archive); 0 means the service's default (1, the Wayback Machine's CDX 0.4), inf no limit")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
-	fs.StringVar(&c.fetch, "fetch", "store", "where backlink pages come from: store (replayed) or web (fetched live)")
-	fs.StringVar(&c.userAgent, "user-agent", web.DefaultUserAgent, "User-Agent for -fetch web, search APIs and archives")
-	fs.BoolVar(&c.allowPrivate, "allow-private", false, "with -fetch web and archives, allow private and loopback addresses")
-	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "with -fetch web, do not honour robots.txt")
+	c.register(fs)
 	return fs, &c
 }
 
@@ -280,42 +262,10 @@ func (s withBacklinks) Needs() relink.Needs {
 
 // checkFlags refuses flags that do not fit together.
 func checkFlags(c *findConfig, set map[string]bool) error {
-	if !slices.Contains(engineNames, c.search) {
-		return usagef("unknown -search %s: want one of %s", quoteArg(c.search), strings.Join(engineNames, ", "))
+	if err := c.check(set); err != nil {
+		return err
 	}
-	if !slices.Contains(dfKinds, c.dfKind) {
-		return usagef("unknown -df %s: want one of %s", quoteArg(c.dfKind), strings.Join(dfKinds, ", "))
-	}
-	if !slices.Contains(archiveNames, c.archive) {
-		return usagef("unknown -archive %s: want one of %s", quoteArg(c.archive), strings.Join(archiveNames, ", "))
-	}
-	if c.fetch != "store" && c.fetch != "web" {
-		return usagef("bad -fetch %s: want store or web", quoteArg(c.fetch))
-	}
-	for _, r := range []struct {
-		flag string
-		ok   bool
-		why  string
-	}{
-		{"search-url", c.search != "store", "-search-url needs a live -search engine"},
-		{"key", c.search != "store" && c.search != "searxng", "-key is for -search google, brave, marginalia or mojeek"},
-		{"cx", c.search == "google", "-cx is for -search google"},
-		{"df-table", c.dfKind == "table", "-df-table needs -df table"},
-		{"docs", c.dfKind == "search", "-docs is |D| for -df search"},
-		{"archive-url", c.archive != "none", "-archive-url needs -archive wayback or memento"},
-	} {
-		if set[r.flag] && !r.ok {
-			return usagef("%s", r.why)
-		}
-	}
-	switch {
-	case c.dfKind == "table" && c.dfTable == "":
-		return usagef("-df table needs -df-table FILE")
-	case c.docs <= 0:
-		return usagef("bad -docs %d: want the positive number of pages the engine indexes", c.docs)
-	case c.rate < 0 || math.IsNaN(c.rate):
-		return usagef("bad -rate %v: want 0 (the default), a positive number or inf", c.rate)
-	case c.disjunctive && slices.Contains(noOrEngines, c.search):
+	if c.disjunctive && slices.Contains(noOrEngines, c.search) {
 		return usagef("-or: %s has no OR operator", c.search)
 	}
 	return nil
@@ -329,19 +279,16 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 	if p.search == "store" && p.dfKind == "search" {
 		p.dfKind = "store" // the store's hit counts are its exact counts
 	}
-	reqRate := rate.Limit(p.rate) // +Inf ("inf") means no limit to the providers
-	var eng *engine
-	if p.search != "store" {
-		eng, err = newEngine(engineConfig{name: p.search, baseURL: p.searchURL, key: p.key, cx: p.cx, userAgent: p.userAgent, rate: reqRate})
-		if err != nil {
-			return err
-		}
-		defer eng.client.CloseIdleConnections()
-	}
-	arch, err := newArchive(p.archive, p.archiveURL, p.userAgent, reqRate, p.allowPrivate)
+	sv, err := p.dial()
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if cerr := sv.close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	arch := sv.arch
 
 	s, err := openStore(ctx, p.storePath)
 	if err != nil {
@@ -349,30 +296,15 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 	}
 	defer s.Close()
 	view := s.WithMissing(p.target)
-	var searcher lexsig.Searcher = view
-	if eng != nil {
-		searcher = eng.client
-	}
-	dfs, err := openDF(ctx, dfConfig{kind: p.dfKind, table: p.dfTable, docs: p.docs, cache: p.dfCache, storePath: p.storePath}, view, eng)
-	if err != nil {
+	if err := sv.attach(ctx, &p.liveConfig, view, p.storePath); err != nil {
 		return err
 	}
-	defer func() {
-		if cerr := dfs.close(); err == nil && cerr != nil {
-			err = fmt.Errorf("-df-cache: %w", cerr)
-		}
-	}()
-	var fetcher filter.Fetcher = view
-	if p.fetch == "web" {
-		client := &web.Client{UserAgent: p.userAgent, AllowPrivate: p.allowPrivate, IgnoreRobots: p.ignoreRobots}
-		defer client.CloseIdleConnections()
-		fetcher = unreachableFirst(client)
-	}
+	dfs := sv.dfs
 	f := &relink.Finder{
 		Backlinks:     view,
-		Fetcher:       fetcher,
+		Fetcher:       sv.fetcher,
 		DF:            dfs.df,
-		Searcher:      searcher,
+		Searcher:      sv.searcher,
 		Strategy:      p.strategy,
 		Results:       p.results,
 		KeepMissing:   p.keepMissing,
@@ -382,15 +314,14 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 	var notes []string
 	redirects := func() ([]outputRedirect, string) { return nil, "" }
 	if arch != nil {
-		defer arch.close()
 		f.Archive = arch.log
-		if arch.wayback == nil && !p.strategy.Needs().Archive {
+		if arch.wayback == nil && !p.strategy.Needs().Archive && !p.strategy.Needs().ArchivedBacklinks {
 			notes = append(notes, fmt.Sprintf("-archive %s: only the archive-* methods read an archived copy", p.archive))
 		}
 		if arch.wayback != nil {
 			rctx, cancel := context.WithCancel(ctx)
 			redirects = arch.redirects(rctx, p.target)
-			defer func() { cancel(); redirects() }() // before arch.close
+			defer func() { cancel(); redirects() }() // before sv.close closes the archive
 		}
 	}
 

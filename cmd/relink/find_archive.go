@@ -12,13 +12,14 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/ccindex"
 	"github.com/linkrot/relink/provider/memento"
 	"github.com/linkrot/relink/provider/wayback"
 	"github.com/linkrot/relink/provider/web"
 )
 
 // archiveNames are the values of -archive.
-var archiveNames = []string{"none", "wayback", "memento"}
+var archiveNames = []string{"none", "wayback", "memento", "ccindex"}
 
 // archive is a web archive that holds past copies of the missing page.
 type archive struct {
@@ -32,37 +33,52 @@ type archive struct {
 	close func()
 }
 
-// newArchive returns the archive name names, at baseURL when it is not
-// empty; "none" gives nil. A baseURL that is not an absolute http(s) URL
-// is a usage error here, not a failure of the archive noted later. The
-// pages a Memento TimeTravel answer names are fetched through the same
-// guard as -fetch web: private and loopback addresses are refused unless
-// allowPrivate (issue 12: an answer must not make the tool fetch an
-// internal address).
-func newArchive(name, baseURL, userAgent string, r rate.Limit, allowPrivate bool) (*archive, error) {
-	if u, err := url.Parse(baseURL); baseURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
-		return nil, usagef("bad -archive-url %s: want an absolute http or https URL", quoteArg(baseURL))
+// archiveConfig is what the command line says about the archive.
+type archiveConfig struct {
+	name    string
+	baseURL string // -archive-url; empty means the service's own
+	dataURL string // -archive-data-url, for ccindex
+	// userAgent, rate and allowPrivate are as for the other services.
+	userAgent    string
+	rate         rate.Limit
+	allowPrivate bool
+}
+
+// newArchive returns the archive c names, at c.baseURL when it is not
+// empty; "none" gives nil. A URL that is not an absolute http(s) URL is a
+// usage error here, not a failure of the archive noted later. The pages a
+// MemGator answer names are fetched through the same guard as -fetch web:
+// private and loopback addresses are refused unless allowPrivate (issue
+// 12: an answer must not make the tool fetch an internal address).
+func newArchive(c archiveConfig) (*archive, error) {
+	for _, f := range []struct{ flag, value string }{{"archive-url", c.baseURL}, {"archive-data-url", c.dataURL}} {
+		if u, err := url.Parse(f.value); f.value != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			return nil, usagef("bad -%s %s: want an absolute http or https URL", f.flag, quoteArg(f.value))
+		}
 	}
-	switch name {
+	switch c.name {
 	case "none":
 		return nil, nil
 	case "wayback":
-		c := &wayback.Client{BaseURL: baseURL, UserAgent: userAgent, Rate: r}
-		return &archive{name: name, log: &archiveLog{Fetcher: c}, wayback: c, close: c.CloseIdleConnections}, nil
+		w := &wayback.Client{BaseURL: c.baseURL, UserAgent: c.userAgent, Rate: c.rate}
+		return &archive{name: c.name, log: &archiveLog{Fetcher: w}, wayback: w, close: w.CloseIdleConnections}, nil
 	case "memento":
-		if baseURL == "" {
+		if c.baseURL == "" {
 			return nil, usagef("-archive memento needs -archive-url, the address of a MemGator server (such as %s): the Memento Time Travel service shut down in 2025", memento.LocalMemGator)
 		}
 		// An archive is a service asked, not a site crawled: its
 		// robots.txt is not for its API's users.
-		pages := &web.Client{UserAgent: userAgent, Rate: r, AllowPrivate: allowPrivate, IgnoreRobots: true}
-		c := &memento.Client{BaseURL: baseURL, UserAgent: userAgent, Rate: r, Pages: pages}
-		return &archive{name: name, log: &archiveLog{Fetcher: c}, close: func() {
-			c.CloseIdleConnections()
+		pages := &web.Client{UserAgent: c.userAgent, Rate: c.rate, AllowPrivate: c.allowPrivate, IgnoreRobots: true}
+		m := &memento.Client{BaseURL: c.baseURL, UserAgent: c.userAgent, Rate: c.rate, Pages: pages}
+		return &archive{name: c.name, log: &archiveLog{Fetcher: m}, close: func() {
+			m.CloseIdleConnections()
 			pages.CloseIdleConnections()
 		}}, nil
+	case "ccindex":
+		cc := &ccindex.Client{IndexURL: strings.TrimSuffix(c.baseURL, "/"), DataURL: strings.TrimSuffix(c.dataURL, "/"), UserAgent: c.userAgent, Rate: c.rate, DataRate: c.rate}
+		return &archive{name: c.name, log: &archiveLog{Fetcher: cc}, close: cc.CloseIdleConnections}, nil
 	}
-	return nil, usagef("unknown -archive %s: want one of %s", quoteArg(name), strings.Join(archiveNames, ", "))
+	return nil, usagef("unknown -archive %s: want one of %s", quoteArg(c.name), strings.Join(archiveNames, ", "))
 }
 
 // archiveLog is a filter.Fetcher in front of an archive that remembers its

@@ -11,13 +11,15 @@
 //
 //	corpus     build a store from a manifest, a directory, WARC or WAT files
 //	find       treat one URL as missing and look for it again
+//	fix        find where many dead links went, and repair them
 //	signature  the lexical signature of a target from saved backlink pages
 //	soft404    the paper's soft 404 check of one live URL
 //
 // Exit codes: 0 when the command did its work (whatever its verdicts), 1
 // when it failed (one line on stderr says why), 2 when the command line is
 // wrong: an unknown subcommand or flag, a missing argument, a value out of
-// range or of the wrong form. A file the command line names that is
+// range or of the wrong form; 3 when fix -fail-on names a verdict that a
+// dead link ended with. A file the command line names that is
 // missing, unreadable or not what it should be is a failure (1).
 //
 // Commands that only read a store (find, signature) open it read-only:
@@ -45,6 +47,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1
 	exitUsage   = 2
+	// exitFailOn is fix's exit code when a dead link ended with a verdict
+	// -fail-on names (for CI).
+	exitFailOn = 3
 )
 
 // command is one subcommand.
@@ -65,7 +70,11 @@ func (c *command) help(w io.Writer) { writeHelp(w, c.text(), c.flags()) }
 
 // env is what a subcommand may touch of the process.
 type env struct {
+	stdin          io.Reader
 	stdout, stderr io.Writer
+	// afterResult, when set by a test, is called after fix has recorded
+	// each dead link's result, with how many it has recorded in this run.
+	afterResult func(n int)
 }
 
 // commands are the subcommands, in the order help lists them.
@@ -76,6 +85,8 @@ func commands() []*command {
 			flags: func() *flag.FlagSet { fs, _ := corpusFlags(); return fs }, text: fixed(corpusHelp)},
 		{name: "find", short: "treat one URL as missing and look for it again", run: runFind,
 			flags: func() *flag.FlagSet { fs, _ := findFlags(); return fs }, text: findText},
+		{name: "fix", short: "find where many dead links went, and repair them", run: runFix,
+			flags: func() *flag.FlagSet { fs, _ := fixFlags(); return fs }, text: fixText},
 		{name: "signature", short: "the lexical signature of a target from saved backlink pages", run: runSignature,
 			flags: func() *flag.FlagSet { fs, _ := signatureFlags(); return fs }, text: fixed(signatureHelp)},
 		{name: "soft404", short: "the paper's soft 404 check of one live URL", run: runSoft404,
@@ -91,15 +102,19 @@ func main() {
 }
 
 // run runs the command line args (without the program's name) and returns
-// the exit code. No subcommand reads stdin yet (fix will: a list of dead
-// links).
+// the exit code. fix reads stdin (a list of dead links) unless -in.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, stdin, stdout, stderr)
 }
 
 // runContext is run with a context that a signal cancels.
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr}
+	return runEnv(ctx, &env{stdin: stdin, stdout: stdout, stderr: stderr}, args)
+}
+
+// runEnv is runContext with the process's parts in e.
+func runEnv(ctx context.Context, e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
 		return fail(stderr, "relink", usagef("no subcommand: want relink SUBCOMMAND [flags] [arguments]"))
 	}
@@ -171,7 +186,8 @@ The subcommands are:
 	}
 	fmt.Fprint(w, `
 Use "relink help SUBCOMMAND" for more about a subcommand, "relink -version"
-for the version. Exit codes: 0 done, 1 failure, 2 bad usage.
+for the version. Exit codes: 0 done, 1 failure, 2 bad usage, 3 a verdict
+fix -fail-on names.
 `)
 }
 
@@ -204,16 +220,30 @@ func usage(err error) error {
 	return &usageError{err}
 }
 
+// exitError is a run that did its work but must exit with code (fix
+// -fail-on): its message is printed as a failure's is.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
 // fail prints err, when not nil, as one line on w after prefix and returns
-// its exit code: 0 for nil, 2 for a usage error, 1 for any other.
+// its exit code: 0 for nil, 2 for a usage error, an exitError's own, 1 for
+// any other.
 func fail(w io.Writer, prefix string, err error) int {
 	if err == nil {
 		return exitOK
 	}
 	code := exitFailure
 	var ue *usageError
-	if errors.As(err, &ue) {
+	var xe *exitError
+	switch {
+	case errors.As(err, &ue):
 		code = exitUsage
+	case errors.As(err, &xe):
+		code = xe.code
 	}
 	msg := err.Error()
 	switch {

@@ -1,0 +1,496 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/internal/progress"
+	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/repair"
+)
+
+// Defaults and bounds of fix's flags.
+const (
+	// defaultFixConcurrency is how many dead links are looked for at once:
+	// few, since each already reads its backlink pages concurrently and
+	// the services keep to their rate limits.
+	defaultFixConcurrency = 2
+	maxFixConcurrency     = 64
+	// defaultPageBudget is the memory, in MB, the inspected backlink
+	// pages shared by the run's dead links may take (relink.NewPageCache).
+	defaultPageBudget = 256
+)
+
+const fixHelp = `
+usage: relink fix [-store FILE] [-in FILE] [-format auto|urls|pairs|lychee|muffet|linkchecker]
+                  [-o jsonl|csv|md|nginx|apache|netlify] [-out FILE] [-threshold T]
+                  [-state FILE] [-rewrite DIR [-write] [-base URL]] [-decisions FILE]
+                  [-fail-on LIST] [live flags as for relink find]
+
+Fix looks for the new home of every dead link a link checker found. It
+reads the dead links from standard input (or -in): a list of URLs, source
+TAB dead pairs, or the report of lychee (--format json), muffet
+(--format=json) or linkchecker (-o csv); -format auto tells them apart.
+For each dead URL, in the input's order, it
+
+  1. fetches it: a 2xx answer that is no soft 404 is "alive", and a
+     redirect to such a page "moved" there;
+  2. looks for it again from the pages that link to it (the report's
+     sources, and the store's backlinks) with relink's default method
+     (%s): backlink pages read live or from the store, and from
+     an archive when they are gone, searches, the archived copy of the
+     dead page;
+  3. answers "moved" when the first candidate's confidence reaches
+     -threshold, "gone" when there was evidence but none reached it, and
+     "unknown" (with an error) when there was none or a service failed.
+
+Then the moves found learn the rules by which a site moved its pages (a
+new host, a version segment, a renamed prefix, files served as
+directories), and each gone or unknown URL of the same site is tried
+under them: one that answers 2xx there is "moved" too.
+
+The results go to standard output (or -out) as -o says: jsonl, one JSON
+object a dead URL in input order (dead, sources, verdict, uri,
+confidence, candidates, queries, backlinks, archive, evidence, calls,
+error); csv; md, a report; or nginx, apache and netlify redirect maps of
+the moves of one's own site, -site. calls counts the HTTP requests each
+dead link sent to remote services (none with the store alone).
+
+-rewrite DIR replaces the moved links, at or above -threshold, in the
+Markdown, HTML and reST files under DIR (served at -base, against which
+relative links are resolved; without it they are left alone): a unified
+diff goes to standard output (and the results only to -out), and -write
+applies it. -decisions FILE restricts the rewrite to the repairs a
+review accepted: a JSON file
+
+  {"decisions": [{"dead": URL, "uri": URL, "decision": "accept"}, ...]}
+
+in which each accepted decision rewrites dead to uri (the URI chosen,
+which may be another candidate) and "reject" leaves it alone; links with
+no decision are left alone.
+
+-state FILE keeps a journal (JSON Lines, one result a line, synced as
+each dead link is done): a run killed and run again with the same -state
+does not look again for what it finished. Unknown results from a service
+that failed are not kept, so that a rerun tries them again. Nothing else
+persists across runs, except document frequencies with -df-cache.
+
+With -store alone the store serves as the whole web (pages, backlinks,
+search and document frequencies); -fetch web, -search ENGINE, -df and
+-archive replace parts of it, as for relink find (see relink help find).
+Without -store the backlinks are the report's sources alone, and -fetch
+web, -search ENGINE and -df search or table are needed.
+
+Progress goes to standard error on a terminal, and a summary line at the
+end. -fail-on gone,unknown exits 3 when any dead link ended with one of
+those verdicts (for CI).
+`
+
+// fixText returns fix's help.
+func fixText() string { return fmt.Sprintf(fixHelp, relink.Default().Name()) }
+
+// fixConfig is fix's command line.
+type fixConfig struct {
+	liveConfig
+	storePath, in, format, output, out string
+	state, rewrite, base, decisions    string
+	site                               string
+	write                              bool
+	threshold                          float64
+	concurrency, pageBudget            int
+	failOn                             listFlag
+}
+
+func fixFlags() (*flag.FlagSet, *fixConfig) {
+	var c fixConfig
+	fs := newFlagSet("fix")
+	fs.StringVar(&c.storePath, "store", "", "store `FILE` built by relink corpus, opened read-only (none: the live services and the report's sources)")
+	fs.StringVar(&c.in, "in", "-", "read the dead links from `FILE`; - is standard input")
+	fs.StringVar(&c.format, "format", string(repair.FormatAuto), "the input's `format`: "+joinNames(repair.Formats()))
+	fs.StringVar(&c.output, "o", string(repair.OutputJSONL), "the output's `format`: "+joinNames(repair.Outputs()))
+	fs.StringVar(&c.out, "out", "-", "write the results to `FILE`; - is standard output")
+	fs.StringVar(&c.site, "site", "", "with -o nginx, apache or netlify, the `site` whose moved URLs get redirects: a host or a URL")
+	fs.Float64Var(&c.threshold, "threshold", relink.DefaultThreshold, "the confidence, 0 to 1, at or above which a candidate is the new home")
+	fs.StringVar(&c.state, "state", "", "journal `FILE` of the dead links done, to resume a run")
+	fs.StringVar(&c.rewrite, "rewrite", "", "replace the moved links in the Markdown, HTML and reST files under `DIR` (a diff; -write applies it)")
+	fs.BoolVar(&c.write, "write", false, "with -rewrite, write the files instead of printing a diff")
+	fs.StringVar(&c.base, "base", "", "with -rewrite, the `URL` the directory is served at, for relative links")
+	fs.StringVar(&c.decisions, "decisions", "", "with -rewrite, apply only the repairs accepted in `FILE` (written by a review)")
+	fs.Var(&c.failOn, "fail-on", "exit 3 when a dead link ends with one of these `verdicts` (gone,unknown; also moved, alive)")
+	fs.IntVar(&c.concurrency, "concurrency", defaultFixConcurrency, fmt.Sprintf("dead links looked for at once, 1 to %d", maxFixConcurrency))
+	fs.IntVar(&c.pageBudget, "page-budget", defaultPageBudget, "`MB` of inspected backlink pages kept for the other dead links")
+	c.register(fs)
+	return fs, &c
+}
+
+// joinNames joins names with ", ".
+func joinNames[S ~string](names []S) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	return strings.Join(s, ", ")
+}
+
+// parseFix parses and checks fix's command line.
+func parseFix(args []string) (*fixConfig, error) {
+	fs, c := fixFlags()
+	if err := parse(fs, args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() != 0 {
+		return nil, usagef("fix takes no arguments (the dead links come from standard input or -in), got %s", quoteArg(fs.Arg(0)))
+	}
+	set := setFlags(fs)
+	if err := c.check(set); err != nil {
+		return nil, err
+	}
+	if err := checkBounds(
+		bound{flag: "concurrency", value: c.concurrency, min: 1, max: maxFixConcurrency, meaning: "dead links looked for at once"},
+		bound{flag: "page-budget", value: c.pageBudget, min: 1, meaning: "MB of backlink pages kept"},
+	); err != nil {
+		return nil, err
+	}
+	if c.threshold < 0 || c.threshold > 1 || c.threshold != c.threshold {
+		return nil, usagef("bad -threshold %v: want a confidence from 0 to 1", c.threshold)
+	}
+	if !slices.Contains(repair.Formats(), repair.Format(c.format)) {
+		return nil, usagef("unknown -format %s: want one of %s", quoteArg(c.format), joinNames(repair.Formats()))
+	}
+	out := repair.Output(c.output)
+	if !slices.Contains(repair.Outputs(), out) {
+		return nil, usagef("unknown -o %s: want one of %s", quoteArg(c.output), joinNames(repair.Outputs()))
+	}
+	redirects := out == repair.OutputNginx || out == repair.OutputApache || out == repair.OutputNetlify
+	switch {
+	case redirects && c.site == "":
+		return nil, usagef("-o %s needs -site, the site whose moved URLs get redirects", c.output)
+	case !redirects && set["site"]:
+		return nil, usagef("-site is for -o nginx, apache or netlify")
+	case redirects:
+		// A map of no result checks the site before the run.
+		if _, err := (repair.Redirects{Site: c.site, Format: out}).Write(io.Discard, nil); err != nil {
+			return nil, usage(fmt.Errorf("-site %s: %w", quoteArg(c.site), err))
+		}
+	case c.rewrite == "" && (set["write"] || set["base"] || set["decisions"]):
+		return nil, usagef("-write, -base and -decisions need -rewrite DIR")
+	}
+	if c.base != "" {
+		if _, err := webTarget("-base", c.base); err != nil {
+			return nil, err
+		}
+	}
+	for _, v := range c.failOn {
+		if !slices.Contains(repair.Verdicts(), repair.Verdict(v)) {
+			return nil, usagef("bad -fail-on %s: want verdicts among %s", quoteArg(v), joinNames(repair.Verdicts()))
+		}
+	}
+	if c.storePath == "" {
+		for _, r := range []struct {
+			ok   bool
+			need string
+		}{
+			{c.fetch == "web", "-fetch web (pages come from the web)"},
+			{c.search != "store", "-search ENGINE"},
+			{c.dfKind != "store", "-df search or -df table"},
+		} {
+			if !r.ok {
+				return nil, usagef("without -store, %s is needed", r.need)
+			}
+		}
+	}
+	if c.search == "store" && c.dfKind == "search" {
+		c.dfKind = "store" // the store's hit counts are its exact counts
+	}
+	return c, nil
+}
+
+func runFix(ctx context.Context, e *env, args []string) (err error) {
+	c, err := parseFix(args)
+	if err != nil {
+		return err
+	}
+	sv, err := c.dial()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := sv.close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	var decisions map[string]string
+	if c.decisions != "" {
+		if decisions, err = readDecisions(c.decisions); err != nil {
+			return err
+		}
+	}
+	links, err := readDeadLinks(e.stdin, c.in, repair.Format(c.format))
+	if err != nil {
+		return err
+	}
+
+	var st *store.Store
+	if c.storePath != "" {
+		if st, err = openStore(ctx, c.storePath); err != nil {
+			return err
+		}
+		defer st.Close()
+	}
+	if err := sv.attach(ctx, &c.liveConfig, st, c.storePath); err != nil {
+		return err
+	}
+	var jr *journal
+	done := map[string]repair.Result{}
+	if c.state != "" {
+		if jr, done, err = openJournal(c.state); err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := jr.close(); err == nil && cerr != nil {
+				err = cerr
+			}
+		}()
+	}
+
+	fx := newFixer(sv, st, c)
+	start := time.Now()
+	results, resumed, err := fx.all(ctx, e, links, done, jr)
+	if err != nil {
+		return err
+	}
+	if err := fx.applyRules(ctx, results); err != nil {
+		return err
+	}
+
+	if c.rewrite == "" || c.out != "-" {
+		if err := writeResults(e.stdout, c.out, results, repair.Output(c.output), c.site); err != nil {
+			return err
+		}
+	}
+	if c.rewrite != "" {
+		if err := rewrite(e, c, results, decisions); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(e.stderr, "relink fix:", summary(results, resumed, time.Since(start)))
+	if bad := failedOn(results, c.failOn); bad > 0 {
+		return &exitError{code: exitFailOn, msg: fmt.Sprintf("%d dead links ended %s (-fail-on)", bad, strings.Join(c.failOn, " or "))}
+	}
+	return nil
+}
+
+// readDeadLinks reads the dead links from path, or from stdin for "-".
+// An input that is not in its format is a failure that says where.
+func readDeadLinks(stdin io.Reader, path string, format repair.Format) ([]repair.DeadLink, error) {
+	r, name := stdin, "standard input"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("-in: %w", err)
+		}
+		defer f.Close()
+		r, name = f, path
+	}
+	if r == nil {
+		r = strings.NewReader("")
+	}
+	links, err := repair.ReadInput(r, format)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return links, nil
+}
+
+// all looks for every dead link that done does not hold, at most
+// c.concurrency at once, recording each result in jr as it is found, and
+// returns the results in the order of links and how many came from done.
+// When ctx is done it waits for the links in flight and returns ctx's
+// error: what was recorded stays recorded.
+func (fx *fixer) all(ctx context.Context, e *env, links []repair.DeadLink, done map[string]repair.Result, jr *journal) ([]repair.Result, int, error) {
+	results := make([]repair.Result, len(links))
+	var todo []int
+	for i, l := range links {
+		if r, ok := done[stateKey(l.URL)]; ok {
+			r.Dead, r.Sources = l.URL, l.Sources
+			results[i] = r
+			continue
+		}
+		todo = append(todo, i)
+	}
+	resumed := len(links) - len(todo)
+	bar := newFixProgress(e.stderr, len(links), resumed)
+	var (
+		mu       sync.Mutex
+		recorded int
+		firstErr error
+		next     = make(chan int)
+		wg       sync.WaitGroup
+	)
+	for range min(fx.concurrency, len(todo)) {
+		wg.Go(func() {
+			for i := range next {
+				r, keep := fx.fix(ctx, links[i])
+				if ctx.Err() != nil && !keep {
+					continue // cancelled: looked for again on a rerun
+				}
+				mu.Lock()
+				results[i] = r
+				var err error
+				if jr != nil && keep {
+					err = jr.add(r)
+				}
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				recorded++
+				n := recorded
+				bar.add(r.Verdict)
+				mu.Unlock()
+				if e.afterResult != nil {
+					e.afterResult(n)
+				}
+			}
+		})
+	}
+feed:
+	for _, i := range todo {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	bar.finish()
+	if firstErr != nil {
+		return nil, 0, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	return results, resumed, nil
+}
+
+// writeResults writes results in format to path, or to stdout for "-". A
+// file is written whole or not at all: to a temporary file renamed over
+// path.
+func writeResults(stdout io.Writer, path string, results []repair.Result, format repair.Output, site string) error {
+	if path == "-" {
+		return repair.Write(stdout, results, format, site)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".relink-*")
+	if err != nil {
+		return fmt.Errorf("-out: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after the rename, nothing to remove
+	if err := repair.Write(tmp, results, format, site); err != nil {
+		tmp.Close()
+		return fmt.Errorf("-out %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("-out %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("-out: %w", err)
+	}
+	return nil
+}
+
+// failedOn counts the results whose verdict is one of verdicts.
+func failedOn(results []repair.Result, verdicts []string) int {
+	n := 0
+	for _, r := range results {
+		if slices.Contains(verdicts, string(r.Verdict)) {
+			n++
+		}
+	}
+	return n
+}
+
+// summary is the line fix prints at the end: the verdicts, the requests
+// sent to each service and the time taken.
+func summary(results []repair.Result, resumed int, took time.Duration) string {
+	counts := map[repair.Verdict]int{}
+	var calls repair.Calls
+	for _, r := range results {
+		counts[r.Verdict]++
+		calls.Fetch += r.Calls.Fetch
+		calls.Search += r.Calls.Search
+		calls.Archive += r.Calls.Archive
+		calls.Backlinks += r.Calls.Backlinks
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d dead links: %d found (moved), %d gone, %d alive, %d unknown", len(results),
+		counts[repair.Moved], counts[repair.Gone], counts[repair.Alive], counts[repair.Unknown])
+	if resumed > 0 {
+		fmt.Fprintf(&b, " (%d from -state)", resumed)
+	}
+	fmt.Fprintf(&b, "; remote calls: fetch %d, search %d, archive %d, backlinks %d; %s",
+		calls.Fetch, calls.Search, calls.Archive, calls.Backlinks, took.Round(time.Millisecond))
+	return b.String()
+}
+
+// fixProgress prints fix's progress on a terminal: dead links done, of
+// how many, the verdicts so far and the time left at the pace so far.
+// Off a terminal it prints nothing. It is not safe for concurrent use.
+type fixProgress struct {
+	w                    io.Writer
+	on                   bool
+	total, done, resumed int
+	counts               map[repair.Verdict]int
+	start, last          time.Time
+}
+
+func newFixProgress(w io.Writer, total, resumed int) *fixProgress {
+	return &fixProgress{w: w, on: progress.IsTerminal(w) && total > resumed, total: total, done: resumed, resumed: resumed,
+		counts: map[repair.Verdict]int{}, start: time.Now()}
+}
+
+// add counts one dead link done.
+func (p *fixProgress) add(v repair.Verdict) {
+	p.done++
+	p.counts[v]++
+	if !p.on || time.Since(p.last) < 200*time.Millisecond && p.done < p.total {
+		return
+	}
+	p.last = time.Now()
+	eta := "?"
+	if n := p.done - p.resumed; n > 0 {
+		left := time.Duration(float64(time.Since(p.start)) / float64(n) * float64(p.total-p.done))
+		eta = left.Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "\rrelink fix: %d/%d dead links, %d moved, %d gone, %d alive, %d unknown, %s left\x1b[K",
+		p.done, p.total, p.counts[repair.Moved], p.counts[repair.Gone], p.counts[repair.Alive], p.counts[repair.Unknown], eta)
+}
+
+// finish ends the progress line.
+func (p *fixProgress) finish() {
+	if p.on && !p.last.IsZero() {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
+// canonOr returns the canonical form of u, or u when it has none.
+func canonOr(u string) string {
+	if c, err := canon.Canonicalize(u); err == nil {
+		return c
+	}
+	return u
+}
+
+// errNotWeb is the error of a dead link that is no http(s) URL.
+var errNotWeb = errors.New("not an http or https URL: only web pages have backlinks to look for them by")

@@ -1,0 +1,399 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/net/html"
+
+	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/memento"
+	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/repair"
+)
+
+// fixer looks for the new homes of dead links with one set of providers,
+// each behind a request counter, and caches shared by the whole run: the
+// inspected backlink pages and the document frequencies. It is safe for
+// concurrent use.
+type fixer struct {
+	backlinks backlink.Provider // the store's, or nil
+	fetcher   filter.Fetcher
+	searcher  lexsig.Searcher
+	df        lexsig.DF
+	archive   filter.Fetcher // nil without -archive
+	pages     relink.PageCache
+	strategy  relink.Strategy
+	// soft404 is the soft-404 filter alone, for the dead URL's own page.
+	soft404 *filter.Filters
+	// threshold is -threshold; finderThreshold the Finder's form of it
+	// (negative for 0: every first candidate is an answer).
+	threshold, finderThreshold float64
+	concurrency                int
+}
+
+// newFixer returns the fixer of the services sv and the store st (nil for
+// none) for the command line c.
+func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
+	fetcher := countingFetcher{f: sv.fetcher, service: serviceFetch}
+	fx := &fixer{
+		fetcher:         fetcher,
+		searcher:        countingSearcher{sv.searcher},
+		df:              countingDF{sv.dfs.df},
+		pages:           relink.NewPageCache(int64(c.pageBudget) << 20),
+		strategy:        relink.Default(),
+		threshold:       c.threshold,
+		finderThreshold: c.threshold,
+		concurrency:     c.concurrency,
+		soft404: &filter.Filters{Fetcher: fetcher, Disabled: []string{
+			filter.FilterStatus, filter.FilterFileType, filter.FilterSize, filter.FilterLanguage}},
+	}
+	if c.threshold == 0 {
+		fx.finderThreshold = -1
+	}
+	if st != nil {
+		fx.backlinks = st
+	}
+	if sv.arch != nil {
+		fx.archive = countingFetcher{f: sv.arch.log.Fetcher, service: serviceArchive}
+	}
+	return fx
+}
+
+// fix looks for one dead link and returns its result, and whether the
+// result is final: false for one that a rerun should look for again (the
+// services failed, or ctx was done).
+func (fx *fixer) fix(ctx context.Context, l repair.DeadLink) (repair.Result, bool) {
+	counter := &callCounter{}
+	r := repair.Result{Dead: l.URL, Sources: l.Sources}
+	keep := fx.find(withCounter(ctx, counter), l, &r)
+	r.Calls = counter.calls()
+	if ctx.Err() != nil {
+		keep = false
+	}
+	return r, keep
+}
+
+// find fills r for the dead link l (steps 1 to 4 of fix's help).
+func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) bool {
+	var target string
+	err := errNotWeb
+	if scheme, _, _ := strings.Cut(strings.ToLower(l.URL), ":"); scheme == "http" || scheme == "https" {
+		target, err = canon.Canonicalize(l.URL)
+	}
+	if err != nil {
+		r.Verdict, r.Error = repair.Unknown, err.Error()
+		return true
+	}
+	if fx.confirm(ctx, l.URL, r) {
+		return true
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	if fx.archive != nil {
+		p, err := fx.archive.Fetch(ctx, target)
+		if err == nil && p != nil && filter.IsSuccess(p.Status) {
+			r.Archive = archivedCopy(p)
+		}
+	}
+
+	f := fx.finder(target, l.Sources)
+	s := fx.strategy
+	clues, err := f.Clues(ctx, target, s.Needs())
+	if err != nil {
+		return failed(r, err)
+	}
+	o, err := s.Find(ctx, clues, f.Tools())
+	if err != nil {
+		return failed(r, err)
+	}
+	res, err := f.Answer(s, clues, o)
+	if res != nil {
+		fill(r, res, clues)
+	}
+	switch {
+	case errors.Is(err, relink.ErrNoQuery):
+		r.Verdict, r.Error = repair.Unknown, err.Error()
+		return true
+	case err != nil:
+		return failed(r, err)
+	case res.Found:
+		r.Verdict, r.URI = repair.Moved, res.Candidates[0].URI
+	default:
+		r.Verdict = repair.Gone
+	}
+	r.Evidence = append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...)
+	return true
+}
+
+// failed records err, a failure of a service, in r: unknown, and not
+// final.
+func failed(r *repair.Result, err error) bool {
+	r.Verdict, r.URI, r.Error = repair.Unknown, "", err.Error()
+	return false
+}
+
+// confirm fetches the dead URL: when it answers 2xx itself and is no soft
+// 404 it fills r as alive, when it redirects to such a page as moved
+// there, and returns true; otherwise it adds what it saw to r's evidence
+// and returns false.
+func (fx *fixer) confirm(ctx context.Context, uri string, r *repair.Result) bool {
+	p, err := fx.fetcher.Fetch(ctx, uri)
+	switch {
+	case ctx.Err() != nil:
+		return false
+	case err != nil:
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "fetch", Detail: "the URL gives no answer: " + err.Error()})
+		return false
+	case p == nil:
+		return false
+	case !filter.IsSuccess(p.Status):
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "status", Detail: fmt.Sprintf("the URL answers %d", p.Status)})
+		return false
+	}
+	rej, err := fx.soft404.Check(ctx, p)
+	if err != nil {
+		return false
+	}
+	if rej != nil {
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "soft-404", Detail: fmt.Sprintf("the URL answers %d with a soft 404: %s", p.Status, rej.Reason)})
+		return false
+	}
+	r.Confidence = 1
+	if p.URI == "" || canonOr(p.URI) == canonOr(uri) {
+		r.Verdict, r.URI = repair.Alive, uri
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "alive", Detail: fmt.Sprintf("the URL answers %d and is no soft 404", p.Status)})
+		return true
+	}
+	r.Verdict, r.URI = repair.Moved, p.URI
+	r.Evidence = append(r.Evidence, repair.Evidence{Kind: "redirect", Detail: fmt.Sprintf("the URL redirects to %s, which answers %d and is no soft 404", p.URI, p.Status)})
+	return true
+}
+
+// finder returns the Finder of the dead link target, whose known
+// backlinks are sources.
+func (fx *fixer) finder(target string, sources []string) *relink.Finder {
+	var known []string
+	for _, s := range sources {
+		if c, err := canon.Canonicalize(s); err == nil && (strings.HasPrefix(c, "http://") || strings.HasPrefix(c, "https://")) {
+			known = append(known, c)
+		}
+	}
+	f := &relink.Finder{
+		Backlinks: knownBacklinks{p: fx.backlinks, target: target, sources: known},
+		Fetcher:   fx.fetcher,
+		DF:        fx.df,
+		Searcher:  fx.searcher,
+		Strategy:  fx.strategy,
+		Pages:     fx.pages,
+		Threshold: fx.finderThreshold,
+	}
+	if fx.archive != nil {
+		f.Archive = fx.archive
+	}
+	return f
+}
+
+// fill copies what the Finder gathered into r: the confidence, the
+// candidates, the queries and the backlinks with their anchor texts.
+func fill(r *repair.Result, res *relink.Result, c *relink.Clues) {
+	r.Confidence = min(max(res.Confidence, 0), 1)
+	for _, cand := range res.Candidates {
+		// No Searcher gives snippets yet: the field stays empty.
+		r.Candidates = append(r.Candidates, repair.Candidate{URI: cand.URI, Title: cand.Title, Score: cand.Score})
+	}
+	for _, q := range res.Queries {
+		if res.Step == "moved-link" && q.String() == "moved-link" {
+			continue // MovedLink's mark for "no query was needed"
+		}
+		r.Queries = append(r.Queries, q.String())
+	}
+	for i, t := range res.Backlinks {
+		b := repair.Backlink{URI: t.URI, Kept: t.Kept, Reason: t.Reason}
+		if !t.Kept {
+			b.Reason = strings.TrimSuffix(t.Filter+": "+t.Reason, ": ")
+		}
+		if t.Kept && i < len(c.Evidence) {
+			b.Anchor = strings.Join(c.Evidence[i].Draw(backlink.Anchor, true), " ")
+		}
+		r.Backlinks = append(r.Backlinks, b)
+	}
+}
+
+// evidence returns the reasons behind a Finder's answer res: how its
+// first candidate was found, and how its title compares with the
+// backlinks' anchor phrases and the archived title.
+func evidence(res *relink.Result, c *relink.Clues, archived *repair.Archive, threshold float64) []repair.Evidence {
+	if len(res.Candidates) == 0 {
+		return []repair.Evidence{{Kind: "search", Detail: fmt.Sprintf("%d queries found no candidate", len(res.Queries))}}
+	}
+	first := res.Candidates[0]
+	var out []repair.Evidence
+	if res.Step == "moved-link" {
+		out = append(out, repair.Evidence{Kind: "moved-link", Detail: fmt.Sprintf(
+			"%.0f of the backlink pages, found anew, link to %s with the anchor text of their old link to the dead URL", first.Score, first.URI)})
+	} else {
+		out = append(out, repair.Evidence{Kind: "fusion", Detail: fmt.Sprintf(
+			"%s ranked %s first of %d candidates over %d queries", res.Method, first.URI, len(res.Candidates), len(res.Queries))})
+	}
+	var phrases []string
+	for _, p := range c.Phrases() {
+		if len(phrases) == 3 {
+			break
+		}
+		phrases = append(phrases, fmt.Sprintf("%q", strings.Join(p.Words, " ")))
+	}
+	judged := "at or above"
+	if res.Confidence < threshold {
+		judged = "below"
+	}
+	detail := fmt.Sprintf("the candidate's title %q against the backlinks' anchor phrases %s: confidence %.2f, %s the threshold %.2f",
+		first.Title, strings.Join(phrases, ", "), res.Confidence, judged, threshold)
+	if len(phrases) == 0 {
+		detail = fmt.Sprintf("the candidate's title %q against the dead URL's words (no anchor phrase): confidence %.2f, %s the threshold %.2f",
+			first.Title, res.Confidence, judged, threshold)
+	}
+	out = append(out, repair.Evidence{Kind: "title", Detail: detail})
+	if archived != nil && archived.Title != "" && strings.EqualFold(strings.TrimSpace(first.Title), strings.TrimSpace(archived.Title)) {
+		out = append(out, repair.Evidence{Kind: "title", Detail: "candidate title equals the archived title"})
+	}
+	return out
+}
+
+// maxArchiveText bounds the archived first paragraph, in bytes.
+const maxArchiveText = 500
+
+// archivedCopy returns what fix reports of an archived copy of the dead
+// page: where it was read, its title and its first paragraph.
+func archivedCopy(p *filter.Page) *repair.Archive {
+	a := &repair.Archive{URI: p.URI}
+	if loc := p.Header.Get(memento.ContentLocationHeader); loc != "" {
+		a.URI = loc
+	}
+	body, _, err := backlink.Decode(p.Body, p.Header.Get("Content-Type"))
+	if err != nil {
+		return a
+	}
+	a.Title = backlink.Title(body)
+	a.Text = firstParagraph(body)
+	return a
+}
+
+// firstParagraph returns the text of the first <p> of an HTML page with
+// words in it, its white space collapsed and cut at maxArchiveText bytes
+// (at a word), or the start of the page's text when it has no paragraph.
+func firstParagraph(page []byte) string {
+	z := html.NewTokenizer(bytes.NewReader(page))
+	var (
+		b     strings.Builder
+		depth int  // inside <p>
+		skip  int  // inside script, style
+		found bool // a paragraph with words ended
+	)
+	for !found {
+		switch z.Next() {
+		case html.ErrorToken:
+			found = true
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			switch string(name) {
+			case "p":
+				depth++
+			case "script", "style", "template":
+				skip++
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			switch string(name) {
+			case "p":
+				depth = max(depth-1, 0)
+				if depth == 0 && strings.TrimSpace(b.String()) != "" {
+					found = true
+				}
+			case "script", "style", "template":
+				skip = max(skip-1, 0)
+			}
+		case html.TextToken:
+			if depth > 0 && skip == 0 {
+				b.Write(z.Text())
+				b.WriteByte(' ')
+			}
+		}
+	}
+	text := strings.Join(strings.Fields(b.String()), " ")
+	if text == "" {
+		if t, err := backlink.Render(page, "text/html; charset=utf-8"); err == nil {
+			text = strings.Join(strings.Fields(t), " ")
+		}
+	}
+	if len(text) > maxArchiveText {
+		cut := strings.LastIndexByte(text[:maxArchiveText], ' ')
+		if cut <= 0 {
+			cut = maxArchiveText
+		}
+		text = strings.ToValidUTF8(text[:cut], "") + " …"
+	}
+	return text
+}
+
+// applyRules learns how each site moved its pages from the confident
+// moves among results (relink.LearnURLRules) and tries each gone or
+// unknown dead URL of such a site under the rules: one fetch each, and a
+// 2xx answer makes it moved, its confidence the least of those of the
+// moves the rule was learned from.
+func (fx *fixer) applyRules(ctx context.Context, results []repair.Result) error {
+	pairs := map[string]string{}
+	conf := map[string]float64{}
+	for _, r := range results {
+		if r.Verdict == repair.Moved && r.URI != "" && r.Confidence >= fx.threshold {
+			d := canonOr(r.Dead)
+			pairs[d], conf[d] = canonOr(r.URI), r.Confidence
+		}
+	}
+	rules := relink.LearnURLRules(pairs, 0)
+	if len(rules) == 0 {
+		return nil
+	}
+	for i := range results {
+		r := &results[i]
+		if r.Verdict != repair.Gone && r.Verdict != repair.Unknown {
+			continue
+		}
+		uri, rule, ok := relink.ApplyURLRules(rules, canonOr(r.Dead))
+		if !ok {
+			continue
+		}
+		counter := &callCounter{}
+		p, err := fx.fetcher.Fetch(withCounter(ctx, counter), uri)
+		calls := counter.calls()
+		r.Calls.Fetch += calls.Fetch
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err != nil || p == nil || !filter.IsSuccess(p.Status) {
+			continue
+		}
+		c := 1.0
+		for old, moved := range pairs {
+			if u, ok := rule.Apply(old); ok && u == moved {
+				c = min(c, conf[old])
+			}
+		}
+		how := rule.From + " → " + rule.To
+		if rule.DropExt != "" {
+			how += ", without " + rule.DropExt
+		}
+		r.Verdict, r.URI, r.Confidence, r.Error = repair.Moved, uri, c, ""
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "url-rule", Detail: fmt.Sprintf(
+			"%d pages of the site found moved follow the rule %s, and %s answers %d", rule.Support, how, uri, p.Status)})
+	}
+	return nil
+}
