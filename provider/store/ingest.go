@@ -402,7 +402,7 @@ func (s *Store) ingest(ctx context.Context, kind string, opts IngestOptions, tot
 			bytes += it.size
 			inBatch++
 			if inBatch >= batch {
-				if err := wr.commit(); err != nil {
+				if err := wr.commit(ctx); err != nil {
 					writeErr = err
 					cancel()
 					break
@@ -434,7 +434,7 @@ func (s *Store) ingest(ctx context.Context, kind string, opts IngestOptions, tot
 		st.Duration = time.Since(start)
 		return st, writeErr
 	}
-	err = wr.commit()
+	err = wr.commit(ctx)
 	if err == nil {
 		st.merge(batchSt)
 		err = finish(context.WithoutCancel(ctx), w)

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +23,15 @@ type writer struct {
 	// stale says that this ingest has cleared the mark that the derived
 	// data (in-degrees, the df table) is up to date.
 	stale bool
+	// fts holds the full-text rows of the pages in tx, written together
+	// just before it commits (writeFTS).
+	fts []ftsRow
+}
+
+// ftsRow is a page's row of the full-text index.
+type ftsRow struct {
+	id          int64
+	title, text string
 }
 
 // preloadURLs bounds the size of a urls table that newWriter reads into
@@ -137,13 +148,19 @@ func (wr *writer) begin(ctx context.Context) error {
 	return nil
 }
 
-// commit commits the open transaction, if any.
-func (wr *writer) commit() error {
+// commit writes the full-text rows of the open transaction, if any, and
+// commits it.
+func (wr *writer) commit(ctx context.Context) error {
 	if wr.tx == nil {
 		return nil
 	}
-	err := wr.tx.Commit()
-	wr.tx = nil
+	err := wr.writeFTS(ctx)
+	if err == nil {
+		err = wr.tx.Commit()
+	} else {
+		wr.tx.Rollback()
+	}
+	wr.tx, wr.fts = nil, wr.fts[:0]
 	if err != nil {
 		wr.ids, wr.complete, wr.stale = map[string]int64{}, false, false // the failed transaction is void
 		return fmt.Errorf("store: ingest: commit: %w", err)
@@ -155,9 +172,31 @@ func (wr *writer) commit() error {
 func (wr *writer) rollback() {
 	if wr.tx != nil {
 		wr.tx.Rollback()
-		wr.tx = nil
+		wr.tx, wr.fts = nil, wr.fts[:0]
 		wr.ids, wr.complete, wr.stale = map[string]int64{}, false, false
 	}
+}
+
+// writeFTS writes the full-text rows of the pages in the open transaction.
+//
+// They are written last, together, because FTS5 writes the terms it holds
+// in memory to a new segment of its index whenever a statement of the
+// transaction opens a savepoint, as an INSERT of many rows (the links) or
+// one that fires a trigger (pages) does. Written with each page, every
+// page made a segment of its own, which FTS5 then merged again and again
+// (automerge): a third of the writer's time. FTS5 does the same when a
+// row's id is not above the last one's, so the rows are written in id
+// order (a page's id is its URI's, which it may have had for long as a
+// link target). Written so, a batch makes one segment per FTS5 hash
+// table's worth of terms.
+func (wr *writer) writeFTS(ctx context.Context) error {
+	slices.SortFunc(wr.fts, func(a, b ftsRow) int { return cmp.Compare(a.id, b.id) })
+	for _, r := range wr.fts {
+		if err := wr.exec(ctx, wAddFTS, r.id, r.title, r.text); err != nil {
+			return fmt.Errorf("store: ingest: full-text index: %w", err)
+		}
+	}
+	return nil
 }
 
 // exec runs statement i of the open transaction.
@@ -285,9 +324,7 @@ func (wr *writer) writePage(ctx context.Context, id int64, it *item) error {
 	if err := wr.exec(ctx, wAddBody, id, p.body); err != nil {
 		return err
 	}
-	if err := wr.exec(ctx, wAddFTS, id, p.titleText, p.text); err != nil {
-		return err
-	}
+	wr.fts = append(wr.fts, ftsRow{id, p.titleText, p.text})
 	args := make([]any, 0, 6*linkChunk)
 	for pos, l := range p.links {
 		dst, err := wr.urlID(ctx, l.URI)
