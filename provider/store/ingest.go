@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -552,10 +553,16 @@ func pageItem(in pageInput) item {
 	if err != nil {
 		return skipped(ReasonBadRecord, err)
 	}
-	ws, err := backlink.Words(dec, "")
+	// One reading of the page gives its words and its links (Words and
+	// Outlinks would read it once each).
+	doc, err := backlink.Parse(dec, in.address)
 	if err != nil {
+		if errors.Is(err, backlink.ErrBadURI) {
+			return skipped(ReasonBadURI, err)
+		}
 		return skipped(ReasonBadRecord, err)
 	}
+	ws := doc.Words()
 	if in.meta.hasRefresh && len(ws) <= RedirectMaxWords {
 		delay, target, ok := parseRefresh(in.meta.refresh)
 		if ok && delay <= RedirectMaxDelay && target != "" {
@@ -563,10 +570,6 @@ func pageItem(in pageInput) item {
 				return item{redirect: &redirectRow{uri: in.uri, target: t, status: in.status}}
 			}
 		}
-	}
-	links, err := backlink.Outlinks(dec, in.address)
-	if err != nil {
-		return skipped(ReasonBadURI, err)
 	}
 	title := in.meta.title
 	if !utf8.ValidString(title) {
@@ -585,7 +588,7 @@ func pageItem(in pageInput) item {
 		words:       len(ws),
 		titleText:   indexText(words.Split(title)),
 		text:        indexText(ws),
-		links:       links,
+		links:       doc.Outlinks(),
 	}}
 }
 
