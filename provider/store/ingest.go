@@ -312,6 +312,9 @@ func (s *Store) ingest(ctx context.Context, kind string, opts IngestOptions, tot
 	if err != nil {
 		return st, err
 	}
+	if err := deferLinksIndex(ctx, w); err != nil {
+		return st, err
+	}
 	ps := &produceState{prior: prior}
 	wr, err := newWriter(ctx, w)
 	if err != nil {
@@ -480,14 +483,43 @@ func loadSources(ctx context.Context, w *sql.DB) (map[string]string, error) {
 	return done, rows.Err()
 }
 
+// deferLinksIndex drops the index of the links by target (linksIndex)
+// when the store holds no links, so that the ingest that fills it writes
+// the links table alone and finish builds the index once, from the sorted
+// links. Kept up row by row, the index took more of the writer's time
+// than the table, and more as it grew: each batch's links point all over
+// it, so every commit wrote most of its pages anew. A store with links
+// keeps its index, since rebuilding it could cost more than what a few
+// pages added would. Until finish, Backlinks and the in-degrees read the
+// links without the index: an interrupted ingest leaves a store that
+// answers slowly, which is refused to readers anyway (ErrIncomplete), and
+// the ingest that completes it builds the index.
+func deferLinksIndex(ctx context.Context, w *sql.DB) error {
+	var any bool
+	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM links)`).Scan(&any); err != nil {
+		return fmt.Errorf("store: ingest: %w", err)
+	}
+	if any {
+		return nil
+	}
+	if _, err := w.ExecContext(ctx, `DROP INDEX IF EXISTS links_dst`); err != nil {
+		return fmt.Errorf("store: ingest: %w", err)
+	}
+	return nil
+}
+
 // finish brings the derived data up to date unless meta says it is (the
 // writer clears the mark when it adds pages or redirects, so an
 // interrupted ingest leaves it cleared for the run that completes the job):
 // each page's in-degree (the backlink rank), the copy of the document
 // frequencies, a merged full-text index and fresh planner statistics. In
 // the same transaction it deletes the mark of a running ingest: from then
-// on readers accept the store (CheckComplete).
+// on readers accept the store (CheckComplete). It first builds the index
+// of the links by target if an ingest dropped it (deferLinksIndex).
 func finish(ctx context.Context, w *sql.DB) error {
+	if _, err := w.ExecContext(ctx, linksIndex); err != nil {
+		return fmt.Errorf("store: ingest: finish: %w", err)
+	}
 	var fresh bool
 	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'derived')`).Scan(&fresh); err != nil {
 		return fmt.Errorf("store: ingest: finish: %w", err)
