@@ -60,24 +60,23 @@ func scanPage(body []byte, rewrite hrefFunc, setBase func(string)) ([]byte, page
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			inTitle = false
-			name, hasAttr := z.TagName()
-			switch string(name) {
-			case "a", "area":
-				if rewrite != nil && hasAttr {
+			switch name := rawTagName(z.Raw()); {
+			case isTag(name, "a"), isTag(name, "area"):
+				if rewrite != nil {
 					if tag, ok := rewriteTag(z, name, tt, rewrite); ok {
 						out = append(out[:mark], tag...)
 					}
 				}
-			case "title":
+			case isTag(name, "title"):
 				if svg == 0 && !titleDone && tt == html.StartTagToken {
 					inTitle = true
 				}
-			case "svg":
+			case isTag(name, "svg"):
 				if tt == html.StartTagToken {
 					svg++
 				}
-			case "meta":
-				if !meta.hasRefresh && hasAttr {
+			case isTag(name, "meta"):
+				if !meta.hasRefresh {
 					if content, ok := refreshOf(z); ok {
 						meta.refresh, meta.hasRefresh = content, true
 					}
@@ -87,15 +86,48 @@ func scanPage(body []byte, rewrite hrefFunc, setBase func(string)) ([]byte, page
 			if inTitle {
 				inTitle, titleDone = false, true
 			}
-			if name, _ := z.TagName(); string(name) == "svg" && svg > 0 {
+			if isTag(rawTagName(z.Raw()), "svg") && svg > 0 {
 				svg--
 			}
 		}
 	}
 }
 
-// rewriteTag reads the attributes of the current <a> or <area> tag and, if
-// rewrite changes its href, returns the tag written anew.
+// rawTagName returns the name of the tag whose bytes are raw ("<a href>",
+// "</svg>") as written: the bytes after "<" or "</" up to white space, "/"
+// or ">", where the tokenizer ends a tag name. It reads what
+// html.Tokenizer.TagName returns, without the copy TagName makes of every
+// tag's name (which cost a tenth of scanPage).
+func rawTagName(raw []byte) []byte {
+	raw = bytes.TrimPrefix(raw, []byte("<"))
+	raw = bytes.TrimPrefix(raw, []byte("/"))
+	if i := bytes.IndexAny(raw, " \n\r\t\f/>"); i >= 0 {
+		raw = raw[:i]
+	}
+	return raw
+}
+
+// isTag reports whether the tag name written as name is the lowercase
+// name, ASCII letters compared without case as html.Tokenizer.TagName
+// lowercases them (and no other letter: "ſvg" is not "svg").
+func isTag(name []byte, lower string) bool {
+	if len(name) != len(lower) {
+		return false
+	}
+	for i, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// rewriteTag reads the attributes of the current <a> or <area> tag, whose
+// name is written as name, and, if rewrite changes its href, returns the
+// tag written anew (its name lowercased).
 func rewriteTag(z *html.Tokenizer, name []byte, tt html.TokenType, rewrite hrefFunc) ([]byte, bool) {
 	var attrs []html.Attribute
 	href := -1
@@ -117,7 +149,7 @@ func rewriteTag(z *html.Tokenizer, name []byte, tt html.TokenType, rewrite hrefF
 	attrs[href].Val = newHref
 	var b bytes.Buffer
 	b.WriteByte('<')
-	b.Write(name)
+	b.Write(bytes.ToLower(name))
 	for _, a := range attrs {
 		b.WriteByte(' ')
 		b.WriteString(a.Key)
