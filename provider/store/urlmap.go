@@ -22,7 +22,31 @@ type mapper struct {
 	real  sync.Map // path → its path with symlinks resolved
 	isDir sync.Map // path → bool
 	top   sync.Map // first path segment → whether /segment exists
+
+	hrefsMu sync.Mutex
+	hrefs   map[hrefKey]resolved // see resolve
 }
+
+// hrefKey names an href written in the files of one root whose base (in
+// file space) is in one directory: what it resolves to depends on nothing
+// else, unless it has no path.
+type hrefKey struct {
+	root      *root
+	dir, href string
+}
+
+// resolved is what resolve made of an href.
+type resolved struct {
+	v    string
+	kind hrefKind
+}
+
+// maxCachedHrefs bounds the hrefs a mapper keeps resolved, about 15 MB;
+// it forgets them all when it reaches the bound. Files are read directory
+// by directory, whose pages share most of their links (a documentation
+// site's menus and tables of contents), so that the cache holds what the
+// files being read need.
+const maxCachedHrefs = 1 << 16
 
 // root is one compiled manifest root.
 type root struct {
@@ -48,7 +72,7 @@ func newMapper(m *Manifest) (*mapper, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	mp := &mapper{}
+	mp := &mapper{hrefs: map[hrefKey]resolved{}}
 	for _, s := range m.Sites {
 		var first *root
 		for _, r := range s.Roots {
@@ -162,6 +186,7 @@ type fileContext struct {
 	file   *url.URL // file: URL of the file, inside root.real
 	base   *url.URL // the file's <base href> resolved in file space, or file
 	public *url.URL // the file's public URL
+	dir    string   // base without its last path segment (baseDir)
 }
 
 // newFileContext returns the context of the file at rel below r.
@@ -171,7 +196,18 @@ func newFileContext(r *root, rel string) (*fileContext, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fileContext{root: r, file: file, base: file, public: public}, nil
+	return &fileContext{root: r, file: file, base: file, public: public, dir: baseDir(file)}, nil
+}
+
+// baseDir returns what a relative href with a path resolves against in
+// base (url.URL.ResolveReference): base without its query, fragment and
+// last path segment, written as a string. An opaque base is kept whole.
+func baseDir(base *url.URL) string {
+	if base.Opaque != "" {
+		return base.String()
+	}
+	p := base.EscapedPath()
+	return base.Scheme + "\x00" + base.User.String() + "\x00" + base.Host + "\x00" + p[:strings.LastIndexByte(p, '/')+1]
 }
 
 // setBase records the file's <base href>, resolved in file space like any
@@ -184,6 +220,7 @@ func (fc *fileContext) setBase(href string) {
 	switch strings.ToLower(ref.Scheme) {
 	case "", "file":
 		fc.base = fc.file.ResolveReference(ref)
+		fc.dir = baseDir(fc.base)
 	}
 }
 
@@ -207,7 +244,33 @@ func (fc *fileContext) setBase(href string) {
 //     URLs are kept as they are.
 //
 // Queries and fragments are kept.
+//
+// Answers are cached by root, base directory and href (maxCachedHrefs),
+// except for an href with no path ("", "?q", "#f"), which names the file
+// (or its base) itself.
 func (mp *mapper) resolve(fc *fileContext, href string) (string, hrefKind) {
+	if t := strings.Trim(href, " \t\n\r\f"); t == "" || t[0] == '?' || t[0] == '#' {
+		return mp.resolveHref(fc, href)
+	}
+	key := hrefKey{fc.root, fc.dir, href}
+	mp.hrefsMu.Lock()
+	r, ok := mp.hrefs[key]
+	mp.hrefsMu.Unlock()
+	if ok {
+		return r.v, r.kind
+	}
+	v, kind := mp.resolveHref(fc, href)
+	mp.hrefsMu.Lock()
+	if len(mp.hrefs) >= maxCachedHrefs {
+		clear(mp.hrefs)
+	}
+	mp.hrefs[key] = resolved{v, kind}
+	mp.hrefsMu.Unlock()
+	return v, kind
+}
+
+// resolveHref is resolve without the cache.
+func (mp *mapper) resolveHref(fc *fileContext, href string) (string, hrefKind) {
 	ref, err := url.Parse(strings.Trim(href, " \t\n\r\f"))
 	if err != nil {
 		return "", hrefKeep
