@@ -101,8 +101,11 @@ func scanPage(body []byte, rewrite hrefFunc, setBase func(string)) ([]byte, page
 func rawTagName(raw []byte) []byte {
 	raw = bytes.TrimPrefix(raw, []byte("<"))
 	raw = bytes.TrimPrefix(raw, []byte("/"))
-	if i := bytes.IndexAny(raw, " \n\r\t\f/>"); i >= 0 {
-		raw = raw[:i]
+	for i, c := range raw {
+		switch c {
+		case ' ', '\n', '\r', '\t', '\f', '/', '>':
+			return raw[:i]
+		}
 	}
 	return raw
 }
