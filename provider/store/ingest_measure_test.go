@@ -27,6 +27,9 @@ import (
 // (lab/scripts/install-corpus.sh). Without the flag the test skips.
 var ingestManifests = flag.String("ingest", "", "comma-separated corpus manifests for TestMeasureIngest")
 
+// ingestBatch sets IngestOptions.BatchSize for TestMeasureIngest.
+var ingestBatch = flag.Int("ingestbatch", 0, "IngestOptions.BatchSize for TestMeasureIngest (0: the default)")
+
 // TestMeasureIngest builds a new store from the -ingest manifests and
 // reports the rate in pages and links a second, the CPU time a page takes
 // (the wall time depends on what else the machine runs; the CPU time less
@@ -68,7 +71,7 @@ func TestMeasureIngest(t *testing.T) {
 	}
 	defer s.Close()
 	cpu := cpuTime()
-	st, err := s.IngestManifest(ctx, m, store.IngestOptions{})
+	st, err := s.IngestManifest(ctx, m, store.IngestOptions{BatchSize: *ingestBatch})
 	if err != nil {
 		t.Fatal(err)
 	}
