@@ -31,6 +31,15 @@ const (
 	DefaultMaxFileSize = 20 << 20
 )
 
+// ftsHashSize is the memory, in bytes, that the full-text index may fill
+// with new terms before it writes them to a new segment (FTS5's
+// "hashsize", 1 MiB by default; an ingest sets it, and it stays in the
+// store's configuration). A batch of the dev corpus, 500 pages, fills a
+// few MiB: at 1 MiB it made several segments a batch, which FTS5 then
+// merged again; at 8 MiB about one, and the writer spends a quarter less
+// time on the index.
+const ftsHashSize = 8 << 20
+
 // A page is a redirect stub, not a page, when a <meta http-equiv="refresh">
 // names a URL to go to within RedirectMaxDelay seconds and the page shows
 // at most RedirectMaxWords words (BENCHMARK.md: "Pages that are only a
@@ -315,6 +324,9 @@ func (s *Store) ingest(ctx context.Context, kind string, opts IngestOptions, tot
 	if err := deferLinksIndex(ctx, w); err != nil {
 		return st, err
 	}
+	if _, err := w.ExecContext(ctx, `INSERT INTO fts (fts, rank) VALUES ('hashsize', ?)`, ftsHashSize); err != nil {
+		return st, fmt.Errorf("store: ingest: %w", err)
+	}
 	ps := &produceState{prior: prior}
 	wr, err := newWriter(ctx, w)
 	if err != nil {
@@ -508,6 +520,26 @@ func deferLinksIndex(ctx context.Context, w *sql.DB) error {
 	return nil
 }
 
+// buildLinksIndex creates the index of the links by target unless it
+// exists. SQLite sorts the links to build it, in memory up to the cache
+// size and in temporary files beyond; the writer keeps temporary files in
+// memory, which would hold the whole sort (about 25 bytes a link), so
+// they are files on disk while it runs.
+func buildLinksIndex(ctx context.Context, w *sql.DB) error {
+	var exists bool
+	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'links_dst')`).Scan(&exists); err != nil || exists {
+		return err
+	}
+	if _, err := w.ExecContext(ctx, `PRAGMA temp_store = FILE`); err != nil {
+		return err
+	}
+	_, err := w.ExecContext(ctx, linksIndex)
+	if _, err2 := w.ExecContext(ctx, `PRAGMA temp_store = MEMORY`); err == nil {
+		err = err2
+	}
+	return err
+}
+
 // finish brings the derived data up to date unless meta says it is (the
 // writer clears the mark when it adds pages or redirects, so an
 // interrupted ingest leaves it cleared for the run that completes the job):
@@ -517,7 +549,7 @@ func deferLinksIndex(ctx context.Context, w *sql.DB) error {
 // on readers accept the store (CheckComplete). It first builds the index
 // of the links by target if an ingest dropped it (deferLinksIndex).
 func finish(ctx context.Context, w *sql.DB) error {
-	if _, err := w.ExecContext(ctx, linksIndex); err != nil {
+	if err := buildLinksIndex(ctx, w); err != nil {
 		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
 	var fresh bool

@@ -41,12 +41,12 @@ type resolved struct {
 	kind hrefKind
 }
 
-// maxCachedHrefs bounds the hrefs a mapper keeps resolved, about 15 MB;
+// maxCachedHrefs bounds the hrefs a mapper keeps resolved, about 4 MB;
 // it forgets them all when it reaches the bound. Files are read directory
 // by directory, whose pages share most of their links (a documentation
 // site's menus and tables of contents), so that the cache holds what the
 // files being read need.
-const maxCachedHrefs = 1 << 16
+const maxCachedHrefs = 1 << 14
 
 // root is one compiled manifest root.
 type root struct {
