@@ -142,10 +142,11 @@ func parseHeader(b []byte) (http.Header, error) {
 // shrinks to about a fifth, and inflating a page takes well under a
 // millisecond.
 var (
-	deflaters = sync.Pool{New: func() any {
-		w, _ := flate.NewWriter(nil, flate.BestSpeed) // a valid level cannot fail
-		return w
-	}}
+	// deflaters holds idle writers: a channel rather than a sync.Pool,
+	// which each garbage collection may empty (an ingest collects several
+	// times a second), while a new writer allocates and clears about a
+	// megabyte.
+	deflaters = make(chan *flate.Writer, 16)
 	inflaters sync.Pool
 )
 
@@ -153,8 +154,18 @@ var (
 func deflate(b []byte) []byte {
 	var out bytes.Buffer
 	out.Grow(len(b)/4 + 64)
-	w := deflaters.Get().(*flate.Writer)
-	defer deflaters.Put(w)
+	var w *flate.Writer
+	select {
+	case w = <-deflaters:
+	default:
+		w, _ = flate.NewWriter(nil, flate.BestSpeed) // a valid level cannot fail
+	}
+	defer func() {
+		select {
+		case deflaters <- w:
+		default:
+		}
+	}()
 	w.Reset(&out)
 	w.Write(b) // a bytes.Buffer does not fail
 	w.Close()

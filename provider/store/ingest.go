@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -29,6 +30,15 @@ const (
 	// file or record is skipped with ReasonTooLarge.
 	DefaultMaxFileSize = 20 << 20
 )
+
+// ftsHashSize is the memory, in bytes, that the full-text index may fill
+// with new terms before it writes them to a new segment (FTS5's
+// "hashsize", 1 MiB by default; an ingest sets it, and it stays in the
+// store's configuration). A batch of the dev corpus, 500 pages, fills a
+// few MiB: at 1 MiB it made several segments a batch, which FTS5 then
+// merged again; at 8 MiB about one, and the writer spends a quarter less
+// time on the index.
+const ftsHashSize = 8 << 20
 
 // A page is a redirect stub, not a page, when a <meta http-equiv="refresh">
 // names a URL to go to within RedirectMaxDelay seconds and the page shows
@@ -332,6 +342,12 @@ func (s *Store) ingest(ctx context.Context, kind string, opts IngestOptions, tot
 	if err != nil {
 		return st, err
 	}
+	if err := deferLinksIndex(ctx, w); err != nil {
+		return st, err
+	}
+	if _, err := w.ExecContext(ctx, `INSERT INTO fts (fts, rank) VALUES ('hashsize', ?)`, ftsHashSize); err != nil {
+		return st, fmt.Errorf("store: ingest: %w", err)
+	}
 	ps := &produceState{prior: prior}
 	wr, err := newWriter(ctx, w)
 	if err != nil {
@@ -423,7 +439,7 @@ func (s *Store) ingest(ctx context.Context, kind string, opts IngestOptions, tot
 			bytes += it.size
 			inBatch++
 			if inBatch >= batch {
-				if err := wr.commit(); err != nil {
+				if err := wr.commit(ctx); err != nil {
 					writeErr = err
 					cancel()
 					break
@@ -455,7 +471,7 @@ func (s *Store) ingest(ctx context.Context, kind string, opts IngestOptions, tot
 		st.Duration = time.Since(start)
 		return st, writeErr
 	}
-	err = wr.commit()
+	err = wr.commit(ctx)
 	if err == nil {
 		st.merge(batchSt)
 		err = finish(context.WithoutCancel(ctx), w)
@@ -500,14 +516,63 @@ func loadSources(ctx context.Context, w *sql.DB) (map[string]string, error) {
 	return done, rows.Err()
 }
 
+// deferLinksIndex drops the index of the links by target (linksIndex)
+// when the store holds no links, so that the ingest that fills it writes
+// the links table alone and finish builds the index once, from the sorted
+// links. Kept up row by row, the index took more of the writer's time
+// than the table, and more as it grew: each batch's links point all over
+// it, so every commit wrote most of its pages anew. A store with links
+// keeps its index, since rebuilding it could cost more than what a few
+// pages added would. Until finish, Backlinks and the in-degrees read the
+// links without the index: an interrupted ingest leaves a store that
+// answers slowly, which is refused to readers anyway (ErrIncomplete), and
+// the ingest that completes it builds the index.
+func deferLinksIndex(ctx context.Context, w *sql.DB) error {
+	var any bool
+	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM links)`).Scan(&any); err != nil {
+		return fmt.Errorf("store: ingest: %w", err)
+	}
+	if any {
+		return nil
+	}
+	if _, err := w.ExecContext(ctx, `DROP INDEX IF EXISTS links_dst`); err != nil {
+		return fmt.Errorf("store: ingest: %w", err)
+	}
+	return nil
+}
+
+// buildLinksIndex creates the index of the links by target unless it
+// exists. SQLite sorts the links to build it, in memory up to the cache
+// size and in temporary files beyond; the writer keeps temporary files in
+// memory, which would hold the whole sort (about 25 bytes a link), so
+// they are files on disk while it runs.
+func buildLinksIndex(ctx context.Context, w *sql.DB) error {
+	var exists bool
+	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'links_dst')`).Scan(&exists); err != nil || exists {
+		return err
+	}
+	if _, err := w.ExecContext(ctx, `PRAGMA temp_store = FILE`); err != nil {
+		return err
+	}
+	_, err := w.ExecContext(ctx, linksIndex)
+	if _, err2 := w.ExecContext(ctx, `PRAGMA temp_store = MEMORY`); err == nil {
+		err = err2
+	}
+	return err
+}
+
 // finish brings the derived data up to date unless meta says it is (the
 // writer clears the mark when it adds pages or redirects, so an
 // interrupted ingest leaves it cleared for the run that completes the job):
 // each page's in-degree (the backlink rank), the copy of the document
 // frequencies, a merged full-text index and fresh planner statistics. In
 // the same transaction it deletes the mark of a running ingest: from then
-// on readers accept the store (CheckComplete).
+// on readers accept the store (CheckComplete). It first builds the index
+// of the links by target if an ingest dropped it (deferLinksIndex).
 func finish(ctx context.Context, w *sql.DB) error {
+	if err := buildLinksIndex(ctx, w); err != nil {
+		return fmt.Errorf("store: ingest: finish: %w", err)
+	}
 	var fresh bool
 	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'derived')`).Scan(&fresh); err != nil {
 		return fmt.Errorf("store: ingest: finish: %w", err)
@@ -573,10 +638,16 @@ func pageItem(in pageInput) item {
 	if err != nil {
 		return skipped(ReasonBadRecord, err)
 	}
-	ws, err := backlink.Words(dec, "")
+	// One reading of the page gives its words and its links (Words and
+	// Outlinks would read it once each).
+	doc, err := backlink.Parse(dec, in.address)
 	if err != nil {
+		if errors.Is(err, backlink.ErrBadURI) {
+			return skipped(ReasonBadURI, err)
+		}
 		return skipped(ReasonBadRecord, err)
 	}
+	ws := doc.Words()
 	if in.meta.hasRefresh && len(ws) <= RedirectMaxWords {
 		delay, target, ok := parseRefresh(in.meta.refresh)
 		if ok && delay <= RedirectMaxDelay && target != "" {
@@ -584,10 +655,6 @@ func pageItem(in pageInput) item {
 				return item{redirect: &redirectRow{uri: in.uri, target: t, status: in.status}}
 			}
 		}
-	}
-	links, err := backlink.Outlinks(dec, in.address)
-	if err != nil {
-		return skipped(ReasonBadURI, err)
 	}
 	title := in.meta.title
 	if !utf8.ValidString(title) {
@@ -606,7 +673,7 @@ func pageItem(in pageInput) item {
 		words:       len(ws),
 		titleText:   indexText(words.Split(title)),
 		text:        indexText(ws),
-		links:       links,
+		links:       doc.Outlinks(),
 	}}
 }
 

@@ -60,24 +60,23 @@ func scanPage(body []byte, rewrite hrefFunc, setBase func(string)) ([]byte, page
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			inTitle = false
-			name, hasAttr := z.TagName()
-			switch string(name) {
-			case "a", "area":
-				if rewrite != nil && hasAttr {
-					if tag, ok := rewriteTag(z, name, tt, rewrite); ok {
-						out = append(out[:mark], tag...)
+			switch name := rawTagName(z.Raw()); {
+			case isTag(name, "a"), isTag(name, "area"):
+				if rewrite != nil {
+					if tag, ok := rewriteTag(out[:mark], z, name, tt, rewrite); ok {
+						out = tag
 					}
 				}
-			case "title":
+			case isTag(name, "title"):
 				if svg == 0 && !titleDone && tt == html.StartTagToken {
 					inTitle = true
 				}
-			case "svg":
+			case isTag(name, "svg"):
 				if tt == html.StartTagToken {
 					svg++
 				}
-			case "meta":
-				if !meta.hasRefresh && hasAttr {
+			case isTag(name, "meta"):
+				if !meta.hasRefresh {
 					if content, ok := refreshOf(z); ok {
 						meta.refresh, meta.hasRefresh = content, true
 					}
@@ -87,17 +86,56 @@ func scanPage(body []byte, rewrite hrefFunc, setBase func(string)) ([]byte, page
 			if inTitle {
 				inTitle, titleDone = false, true
 			}
-			if name, _ := z.TagName(); string(name) == "svg" && svg > 0 {
+			if isTag(rawTagName(z.Raw()), "svg") && svg > 0 {
 				svg--
 			}
 		}
 	}
 }
 
-// rewriteTag reads the attributes of the current <a> or <area> tag and, if
-// rewrite changes its href, returns the tag written anew.
-func rewriteTag(z *html.Tokenizer, name []byte, tt html.TokenType, rewrite hrefFunc) ([]byte, bool) {
-	var attrs []html.Attribute
+// rawTagName returns the name of the tag whose bytes are raw ("<a href>",
+// "</svg>") as written: the bytes after "<" or "</" up to white space, "/"
+// or ">", where the tokenizer ends a tag name. It reads what
+// html.Tokenizer.TagName returns, without the copy TagName makes of every
+// tag's name (which cost a tenth of scanPage).
+func rawTagName(raw []byte) []byte {
+	raw = bytes.TrimPrefix(raw, []byte("<"))
+	raw = bytes.TrimPrefix(raw, []byte("/"))
+	for i, c := range raw {
+		switch c {
+		case ' ', '\n', '\r', '\t', '\f', '/', '>':
+			return raw[:i]
+		}
+	}
+	return raw
+}
+
+// isTag reports whether the tag name written as name is the lowercase
+// name, ASCII letters compared without case as html.Tokenizer.TagName
+// lowercases them (and no other letter: "ſvg" is not "svg").
+func isTag(name []byte, lower string) bool {
+	if len(name) != len(lower) {
+		return false
+	}
+	for i, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// rewriteTag reads the attributes of the current <a> or <area> tag, whose
+// name is written as name, and, if rewrite changes its href, appends the
+// tag written anew to dst (its name lowercased, every attribute quoted and
+// escaped as html.EscapeString does) and returns it. The attributes are
+// read as byte slices, which stay valid until the tokenizer's next token.
+func rewriteTag(dst []byte, z *html.Tokenizer, name []byte, tt html.TokenType, rewrite hrefFunc) ([]byte, bool) {
+	var buf [16][2][]byte
+	attrs := buf[:0]
 	href := -1
 	for more := true; more; {
 		var k, v []byte
@@ -105,32 +143,61 @@ func rewriteTag(z *html.Tokenizer, name []byte, tt html.TokenType, rewrite hrefF
 		if href < 0 && string(k) == "href" {
 			href = len(attrs)
 		}
-		attrs = append(attrs, html.Attribute{Key: string(k), Val: string(v)})
+		attrs = append(attrs, [2][]byte{k, v})
 	}
 	if href < 0 {
-		return nil, false
+		return dst, false
 	}
-	newHref, ok := rewrite(attrs[href].Val)
-	if !ok || newHref == attrs[href].Val {
-		return nil, false
+	old := string(attrs[href][1])
+	newHref, ok := rewrite(old)
+	if !ok || newHref == old {
+		return dst, false
 	}
-	attrs[href].Val = newHref
-	var b bytes.Buffer
-	b.WriteByte('<')
-	b.Write(name)
-	for _, a := range attrs {
-		b.WriteByte(' ')
-		b.WriteString(a.Key)
-		b.WriteString(`="`)
-		b.WriteString(html.EscapeString(a.Val))
-		b.WriteByte('"')
+	dst = append(dst, '<')
+	for _, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	for i, a := range attrs {
+		dst = append(dst, ' ')
+		dst = append(dst, a[0]...)
+		dst = append(dst, `="`...)
+		if i == href {
+			dst = appendEscaped(dst, newHref)
+		} else {
+			dst = appendEscaped(dst, a[1])
+		}
+		dst = append(dst, '"')
 	}
 	if tt == html.SelfClosingTagToken {
-		b.WriteString("/>")
-	} else {
-		b.WriteByte('>')
+		return append(dst, "/>"...), true
 	}
-	return b.Bytes(), true
+	return append(dst, '>'), true
+}
+
+// appendEscaped appends s to dst escaped as html.EscapeString escapes it.
+func appendEscaped[S ~string | ~[]byte](dst []byte, s S) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '&':
+			dst = append(dst, "&amp;"...)
+		case '\'':
+			dst = append(dst, "&#39;"...)
+		case '<':
+			dst = append(dst, "&lt;"...)
+		case '>':
+			dst = append(dst, "&gt;"...)
+		case '"':
+			dst = append(dst, "&#34;"...)
+		case '\r':
+			dst = append(dst, "&#13;"...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // refreshOf returns the content of the current <meta> tag if it is

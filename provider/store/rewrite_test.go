@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // keepAll is a rewrite that changes nothing.
@@ -167,6 +169,47 @@ func TestContainsFold(t *testing.T) {
 	for _, tt := range tests {
 		if got := containsFold([]byte(tt.b), "<base"); got != tt.want {
 			t.Errorf("containsFold(%q, \"<base\") = %v, want %v", tt.b, got, tt.want)
+		}
+	}
+}
+
+// FuzzAppendEscaped checks that appendEscaped writes what html.EscapeString
+// returns, from a string and from bytes, so that a rewritten tag is the one
+// written before it escaped in place.
+func FuzzAppendEscaped(f *testing.F) {
+	for _, s := range []string{"", "plain", `a&b<c>d"e'f` + "\r\n", "&amp;", "\x00é\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := "<" + html.EscapeString(s)
+		if got := string(appendEscaped([]byte("<"), s)); got != want {
+			t.Errorf("appendEscaped(%q) = %q, want %q", s, got, want)
+		}
+		if got := string(appendEscaped([]byte("<"), []byte(s))); got != want {
+			t.Errorf("appendEscaped([]byte(%q)) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestIsTag checks that tag names compare as html.Tokenizer.TagName
+// lowercases them: ASCII letters only.
+func TestIsTag(t *testing.T) {
+	tests := []struct {
+		raw, name string
+		want      bool
+	}{
+		{"<a href=x>", "a", true},
+		{"<A HREF=x>", "a", true},
+		{"<AREA/>", "area", true},
+		{"</svg >", "svg", true},
+		{"<abbr>", "a", false},
+		{"<a\x00>", "a", false},
+		{"<ſvg>", "svg", false}, // U+017F folds to s in Unicode, not in HTML
+		{"<Title\t>", "title", true},
+	}
+	for _, tt := range tests {
+		if got := isTag(rawTagName([]byte(tt.raw)), tt.name); got != tt.want {
+			t.Errorf("isTag(rawTagName(%q), %q) = %v, want %v", tt.raw, tt.name, got, tt.want)
 		}
 	}
 }

@@ -358,7 +358,9 @@ CREATE TABLE IF NOT EXISTS links (
 	area   INTEGER NOT NULL,  -- 1 for an image-map <area>
 	PRIMARY KEY (src, pos)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS links_dst ON links (dst, area, nav, src);
+-- An ingest into a store without links drops this index and finish
+-- builds it (linksIndex).
+` + linksIndex + `;
 
 -- Redirect stubs and HTTP redirects: id (urls.id) redirects to target.
 CREATE TABLE IF NOT EXISTS redirects (
@@ -406,6 +408,10 @@ CREATE TABLE IF NOT EXISTS df (
 	docs INTEGER NOT NULL
 ) WITHOUT ROWID;
 `
+
+// linksIndex creates the index of the links by target, which Backlinks
+// and the in-degrees read.
+const linksIndex = `CREATE INDEX IF NOT EXISTS links_dst ON links (dst, area, nav, src)`
 
 // linkSchema creates what version 2 added: link sources, pages the store
 // holds no copy of, known by their link records (a crawl's link data such

@@ -22,7 +22,33 @@ type mapper struct {
 	real  sync.Map // path → its path with symlinks resolved
 	isDir sync.Map // path → bool
 	top   sync.Map // first path segment → whether /segment exists
+
+	hrefsMu         sync.Mutex
+	hrefs, oldHrefs map[hrefKey]resolved // see resolve
 }
+
+// hrefKey names an href written in the files of one root whose base (in
+// file space) is in one directory: what it resolves to depends on nothing
+// else, unless it has no path.
+type hrefKey struct {
+	root      *root
+	dir, href string
+}
+
+// resolved is what resolve made of an href.
+type resolved struct {
+	v    string
+	kind hrefKind
+}
+
+// maxCachedHrefs bounds the hrefs a mapper keeps resolved: it keeps two
+// generations of at most maxCachedHrefs each, about 4 MB, and forgets the
+// older when the newer is full; an answer found in the older moves to the
+// newer. Files are read directory by directory, whose pages share most of
+// their links (a documentation site's menus and tables of contents), so
+// that the cache holds what the files being read need: the largest
+// directory of the dev and held-out corpora has 22,714 distinct hrefs.
+const maxCachedHrefs = 1 << 14
 
 // root is one compiled manifest root.
 type root struct {
@@ -48,7 +74,7 @@ func newMapper(m *Manifest) (*mapper, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	mp := &mapper{}
+	mp := &mapper{hrefs: map[hrefKey]resolved{}}
 	for _, s := range m.Sites {
 		var first *root
 		for _, r := range s.Roots {
@@ -162,6 +188,12 @@ type fileContext struct {
 	file   *url.URL // file: URL of the file, inside root.real
 	base   *url.URL // the file's <base href> resolved in file space, or file
 	public *url.URL // the file's public URL
+	dir    string   // base without its last path segment (baseDir)
+	// self is what resolve makes of "", the file (or its base) itself,
+	// once selfDone: hrefs of a fragment alone are self and the fragment.
+	self     string
+	selfKind hrefKind
+	selfDone bool
 }
 
 // newFileContext returns the context of the file at rel below r.
@@ -171,7 +203,18 @@ func newFileContext(r *root, rel string) (*fileContext, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fileContext{root: r, file: file, base: file, public: public}, nil
+	return &fileContext{root: r, file: file, base: file, public: public, dir: baseDir(file)}, nil
+}
+
+// baseDir returns what a relative href with a path resolves against in
+// base (url.URL.ResolveReference): base without its query, fragment and
+// last path segment, written as a string. An opaque base is kept whole.
+func baseDir(base *url.URL) string {
+	if base.Opaque != "" {
+		return base.String()
+	}
+	p := base.EscapedPath()
+	return base.Scheme + "\x00" + base.User.String() + "\x00" + base.Host + "\x00" + p[:strings.LastIndexByte(p, '/')+1]
 }
 
 // setBase records the file's <base href>, resolved in file space like any
@@ -184,6 +227,8 @@ func (fc *fileContext) setBase(href string) {
 	switch strings.ToLower(ref.Scheme) {
 	case "", "file":
 		fc.base = fc.file.ResolveReference(ref)
+		fc.dir = baseDir(fc.base)
+		fc.selfDone = false
 	}
 }
 
@@ -207,11 +252,86 @@ func (fc *fileContext) setBase(href string) {
 //     URLs are kept as they are.
 //
 // Queries and fragments are kept.
+//
+// Answers are cached by root, base directory and href (maxCachedHrefs),
+// except for an href with no scheme, host or path ("", "?q", "#f", "//"),
+// which names the file (or its base) itself: a fragment alone ("#f", a
+// third of the dev corpus's hrefs) is added to what "" resolves to, once a
+// file.
 func (mp *mapper) resolve(fc *fileContext, href string) (string, hrefKind) {
+	if v, kind, ok := mp.fragment(fc, strings.Trim(href, " \t\n\r\f")); ok {
+		return v, kind
+	}
+	key := hrefKey{fc.root, fc.dir, href}
+	mp.hrefsMu.Lock()
+	r, ok := mp.hrefs[key]
+	if !ok {
+		if r, ok = mp.oldHrefs[key]; ok {
+			mp.remember(key, r)
+		}
+	}
+	mp.hrefsMu.Unlock()
+	if ok {
+		return r.v, r.kind
+	}
+	v, kind, own := mp.resolveHref(fc, href)
+	if !own {
+		mp.hrefsMu.Lock()
+		mp.remember(key, resolved{v, kind})
+		mp.hrefsMu.Unlock()
+	}
+	return v, kind
+}
+
+// remember adds an answer to the newer generation of the cache, which
+// becomes the older when it is full. The caller holds hrefsMu.
+func (mp *mapper) remember(key hrefKey, r resolved) {
+	if len(mp.hrefs) >= maxCachedHrefs {
+		mp.oldHrefs, mp.hrefs = mp.hrefs, make(map[hrefKey]resolved, maxCachedHrefs)
+	}
+	mp.hrefs[key] = r
+}
+
+// fragment resolves t, an href trimmed of white space that holds a
+// fragment alone, as resolveHref would: "" resolved, with the fragment as
+// url.URL.String writes it. ok is false for any other href.
+func (mp *mapper) fragment(fc *fileContext, t string) (v string, kind hrefKind, ok bool) {
+	if t == "" || t[0] != '#' {
+		return "", 0, false
+	}
+	ref, err := url.Parse(t)
+	if err != nil {
+		return "", 0, false
+	}
+	if !fc.selfDone {
+		fc.self, fc.selfKind, _ = mp.resolveHref(fc, "")
+		fc.selfDone = true
+	}
+	if fc.selfKind == hrefKeep || strings.ContainsAny(fc.self, "?#") {
+		return "", 0, false
+	}
+	if ref.Fragment == "" && ref.RawFragment == "" {
+		return fc.self, fc.selfKind, true
+	}
+	return fc.self + "#" + ref.EscapedFragment(), fc.selfKind, true
+}
+
+// resolveHref is resolve without the caches. own says that the answer
+// depends on the file itself, not only on its root and the directory of
+// its base: the href has no scheme, host, user or path, and resolves
+// against the base's whole URL.
+func (mp *mapper) resolveHref(fc *fileContext, href string) (v string, kind hrefKind, own bool) {
 	ref, err := url.Parse(strings.Trim(href, " \t\n\r\f"))
 	if err != nil {
-		return "", hrefKeep
+		return "", hrefKeep, false
 	}
+	own = ref.Scheme == "" && ref.Host == "" && ref.User == nil && ref.Opaque == "" && ref.Path == ""
+	v, kind = mp.resolveRef(fc, ref)
+	return v, kind, own
+}
+
+// resolveRef is resolveHref for the parsed href.
+func (mp *mapper) resolveRef(fc *fileContext, ref *url.URL) (string, hrefKind) {
 	switch strings.ToLower(ref.Scheme) {
 	case "http", "https":
 		return mp.web(ref), hrefWeb

@@ -168,3 +168,39 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// FuzzResolveCache checks that resolve's caches (the mapper's, by
+// directory, and a file's own URL for hrefs of a fragment alone) answer
+// what resolving afresh answers, for any href, in files with and without a
+// <base>, asked twice.
+func FuzzResolveCache(f *testing.F) {
+	for _, s := range []string{"", "#", "#top", "#a%20b", "# x", "#%zz", "?q", "?q#f", "guide/intro.html", "../index.html", "//h/x", "/license.html", "mailto:x", "https://files.example.org/latest/api.html#f"} {
+		f.Add(s)
+	}
+	_, m := FixtureWeb(f)
+	mp, err := newMapper(m)
+	if err != nil {
+		f.Fatal(err)
+	}
+	type file struct{ site, rel, base string }
+	files := []file{{"filesite", "index.html", ""}, {"filesite", "guide/intro.html", "../api.html"}, {"dirsite", "reference/models.html", ""}}
+	f.Fuzz(func(t *testing.T, href string) {
+		for _, fl := range files {
+			fc, err := newFileContext(rootFor(t, mp, fl.site), fl.rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh := *fc
+			if fl.base != "" {
+				fc.setBase(fl.base)
+				fresh.setBase(fl.base)
+			}
+			want, wantKind, _ := mp.resolveHref(&fresh, href)
+			for range 2 {
+				if got, kind := mp.resolve(fc, href); got != want || kind != wantKind {
+					t.Errorf("resolve(%s, %q) = %q, %d; resolving afresh: %q, %d", fl.rel, href, got, kind, want, wantKind)
+				}
+			}
+		}
+	})
+}

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +23,24 @@ type writer struct {
 	// stale says that this ingest has cleared the mark that the derived
 	// data (in-degrees, the df table) is up to date.
 	stale bool
+	// fts and links hold the full-text rows and the links of the pages in
+	// tx, written together just before it commits (writeFTS, writeLinks).
+	fts   []ftsRow
+	links []linkRow
+	args  []any // reused argument list for chunked inserts
+}
+
+// ftsRow is a page's row of the full-text index.
+type ftsRow struct {
+	id          int64
+	title, text string
+}
+
+// linkRow is a row of the links table.
+type linkRow struct {
+	src, pos, dst int64
+	anchor        string
+	nav, area     bool
 }
 
 // preloadURLs bounds the size of a urls table that newWriter reads into
@@ -31,6 +51,13 @@ const preloadURLs = 2_000_000
 // through database/sql, which cost more than SQLite's own work per row.
 const linkChunk = 64
 
+// batchLinkChunk is how many links one INSERT statement of writeLinks
+// writes. The driver matches each parameter to its argument by a search
+// through all of them, so a statement's cost grows with the square of its
+// parameters: 32 links (192 parameters) cost least on the development
+// corpus.
+const batchLinkChunk = 32
+
 // The writer's statements.
 const (
 	wGetURL = iota
@@ -39,7 +66,6 @@ const (
 	wAddPage
 	wAddBody
 	wAddFTS
-	wAddLink
 	wAddLinks
 	wAddRedirect
 	wAddSource
@@ -55,12 +81,16 @@ var writeSQL = [nWriteStmts]string{
 	wAddPage:     `INSERT INTO pages (id, address, site, title, status, content_type, header, words, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	wAddBody:     `INSERT INTO bodies (id, data) VALUES (?, ?)`,
 	wAddFTS:      `INSERT INTO fts (rowid, title, body) VALUES (?, ?, ?)`,
-	wAddLink:     `INSERT INTO links (src, pos, dst, anchor, nav, area) VALUES (?, ?, ?, ?, ?, ?)`,
-	wAddLinks:    `INSERT INTO links (src, pos, dst, anchor, nav, area) VALUES (?, ?, ?, ?, ?, ?)` + strings.Repeat(`, (?, ?, ?, ?, ?, ?)`, linkChunk-1),
+	wAddLinks:    insertLinks(batchLinkChunk),
 	wAddRedirect: `INSERT INTO redirects (id, target, status, source) VALUES (?, ?, ?, ?)`,
 	wAddSource:   `INSERT OR REPLACE INTO sources (source, outcome) VALUES (?, ?)`,
 	wAddSkipped:  `INSERT OR REPLACE INTO skipped (source, reason, detail) VALUES (?, ?, ?)`,
 	wDelSkipped:  `DELETE FROM skipped WHERE source = ?`,
+}
+
+// insertLinks returns the statement that inserts n links.
+func insertLinks(n int) string {
+	return `INSERT INTO links (src, pos, dst, anchor, nav, area) VALUES (?, ?, ?, ?, ?, ?)` + strings.Repeat(`, (?, ?, ?, ?, ?, ?)`, n-1)
 }
 
 // newWriter prepares the writer's statements on db, the one-connection
@@ -137,13 +167,22 @@ func (wr *writer) begin(ctx context.Context) error {
 	return nil
 }
 
-// commit commits the open transaction, if any.
-func (wr *writer) commit() error {
+// commit writes the full-text rows of the open transaction, if any, and
+// commits it.
+func (wr *writer) commit(ctx context.Context) error {
 	if wr.tx == nil {
 		return nil
 	}
-	err := wr.tx.Commit()
-	wr.tx = nil
+	err := wr.writeLinks(ctx)
+	if err == nil {
+		err = wr.writeFTS(ctx)
+	}
+	if err == nil {
+		err = wr.tx.Commit()
+	} else {
+		wr.tx.Rollback()
+	}
+	wr.tx, wr.fts, wr.links = nil, wr.fts[:0], wr.links[:0]
 	if err != nil {
 		wr.ids, wr.complete, wr.stale = map[string]int64{}, false, false // the failed transaction is void
 		return fmt.Errorf("store: ingest: commit: %w", err)
@@ -155,9 +194,62 @@ func (wr *writer) commit() error {
 func (wr *writer) rollback() {
 	if wr.tx != nil {
 		wr.tx.Rollback()
-		wr.tx = nil
+		wr.tx, wr.fts, wr.links = nil, wr.fts[:0], wr.links[:0]
 		wr.ids, wr.complete, wr.stale = map[string]int64{}, false, false
 	}
+}
+
+// writeFTS writes the full-text rows of the pages in the open transaction.
+//
+// They are written last, together, because FTS5 writes the terms it holds
+// in memory to a new segment of its index whenever a statement of the
+// transaction opens a savepoint, as an INSERT of many rows (the links) or
+// one that fires a trigger (pages) does. Written with each page, every
+// page made a segment of its own, which FTS5 then merged again and again
+// (automerge): a third of the writer's time. FTS5 does the same when a
+// row's id is not above the last one's, so the rows are written in id
+// order (a page's id is its URI's, which it may have had for long as a
+// link target). Written so, a batch makes one segment per FTS5 hash
+// table's worth of terms.
+func (wr *writer) writeFTS(ctx context.Context) error {
+	slices.SortFunc(wr.fts, func(a, b ftsRow) int { return cmp.Compare(a.id, b.id) })
+	for _, r := range wr.fts {
+		if err := wr.exec(ctx, wAddFTS, r.id, r.title, r.text); err != nil {
+			return fmt.Errorf("store: ingest: full-text index: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeLinks writes the links of the pages in the open transaction, in
+// the order of the table's key (page id, position), many rows a statement.
+func (wr *writer) writeLinks(ctx context.Context) error {
+	slices.SortFunc(wr.links, func(a, b linkRow) int {
+		return cmp.Or(cmp.Compare(a.src, b.src), cmp.Compare(a.pos, b.pos))
+	})
+	rows := wr.links
+	for len(rows) > 0 {
+		n := min(len(rows), batchLinkChunk)
+		args := wr.args[:0]
+		for _, l := range rows[:n] {
+			args = append(args, l.src, l.pos, l.dst, l.anchor, l.nav, l.area)
+		}
+		wr.args = args
+		st := wr.bound[wAddLinks]
+		if n < batchLinkChunk {
+			var err error
+			if st, err = wr.tx.PrepareContext(ctx, insertLinks(n)); err != nil {
+				return fmt.Errorf("store: ingest: links: %w", err)
+			}
+			defer st.Close()
+		}
+		if _, err := st.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("store: ingest: links: %w", err)
+		}
+		rows = rows[n:]
+	}
+	clear(wr.args)
+	return nil
 }
 
 // exec runs statement i of the open transaction.
@@ -285,27 +377,13 @@ func (wr *writer) writePage(ctx context.Context, id int64, it *item) error {
 	if err := wr.exec(ctx, wAddBody, id, p.body); err != nil {
 		return err
 	}
-	if err := wr.exec(ctx, wAddFTS, id, p.titleText, p.text); err != nil {
-		return err
-	}
-	args := make([]any, 0, 6*linkChunk)
+	wr.fts = append(wr.fts, ftsRow{id, p.titleText, p.text})
 	for pos, l := range p.links {
 		dst, err := wr.urlID(ctx, l.URI)
 		if err != nil {
 			return err
 		}
-		args = append(args, id, pos, dst, l.Anchor, l.Nav, l.Area)
-		if len(args) == cap(args) {
-			if err := wr.exec(ctx, wAddLinks, args...); err != nil {
-				return err
-			}
-			args = args[:0]
-		}
-	}
-	for i := 0; i < len(args); i += 6 {
-		if err := wr.exec(ctx, wAddLink, args[i:i+6]...); err != nil {
-			return err
-		}
+		wr.links = append(wr.links, linkRow{id, int64(pos), dst, l.Anchor, l.Nav, l.Area})
 	}
 	return nil
 }
