@@ -78,6 +78,7 @@ type config struct {
 	deleted                  bool
 	cpuProfile               string
 	args                     []string
+	scale                    scaleConfig // scale.go: -draw, -memprofile, -memory-limit
 }
 
 func main() {
@@ -114,6 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.moved, "moved", true, "also run the moved mode (the older form of -modes paper,moved)")
 	modes := fs.String("modes", "", "evaluation `LIST`, comma-separated: paper (always run: the paper's setting), moved (each target published at a new URI, its old one dead; needs -corpus and its files) and deleted (each target gone from the web and the index: the right answer is not found); default paper,moved,deleted")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the grid to `FILE`")
+	cfg.scale.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: experiment -corpus MANIFEST -store FILE [-targets N] [-seed S] [-modes LIST] [-out DIR]")
 		fs.PrintDefaults()
@@ -177,12 +179,13 @@ type target struct {
 // run builds the store if needed, draws the targets, runs the grid and
 // writes the results.
 func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
+	defer cfg.scale.watch(stderr)()
 	s, m, corpus, ingest, err := openStore(ctx, cfg, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	targets, available, err := drawTargets(ctx, s, cfg.targets, cfg.seed)
+	targets, available, err := cfg.draw(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -427,6 +430,13 @@ func drawTargets(ctx context.Context, s *store.Store, n int, seed uint64) ([]tar
 			pages = append(pages, p)
 		}
 	}
+	return pick(pages, n, seed)
+}
+
+// pick draws n of the candidate pages at random with seed: the candidates
+// in URI order, the first n of a permutation of them, returned in URI
+// order with the number of candidates.
+func pick(pages []store.PageInfo, n int, seed uint64) ([]target, int, error) {
 	slices.SortFunc(pages, func(a, b store.PageInfo) int { return strings.Compare(a.URI, b.URI) })
 	if len(pages) == 0 {
 		return nil, 0, errors.New("no page of the store has a backlink page")
