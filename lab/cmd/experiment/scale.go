@@ -25,30 +25,46 @@ type scaleConfig struct {
 	// are drawn from (drawTargetsOf).
 	drawManifest string
 	// memoryLimit is the soft memory limit in MB (debug.SetMemoryLimit);
-	// 0 leaves the runtime's (GOMEMLIMIT, or none).
+	// 0 leaves the runtime's (GOMEMLIMIT, or none). limitSet says that
+	// the command line gave it: the default does not override GOMEMLIMIT.
 	memoryLimit int64
+	limitSet    bool
 	// memProfile, when set, is where the heap profile of the moment the
 	// live heap was largest is written.
 	memProfile string
 }
 
+// The experiment's default budgets in MB, for -page-budget and
+// -search-budget. They keep a run of 1000 targets through the paper's grid
+// on a store of 54,000 pages within 2.5 GB (lab/results/scale); the
+// results are the same with any budget, only the time differs. Parsed
+// pages are counted by backlink.Document.Size; the term counts of whole
+// pages (radius page) come on top, about a tenth more, and so do the
+// pages of the neighborhoods being evaluated, which the budget may have
+// dropped from the cache while they are in use.
+const (
+	DefaultPageBudget   = 256
+	DefaultSearchBudget = 128
+)
+
 // DefaultMemoryLimit is the experiment's soft memory limit in MB: the Go
 // runtime collects garbage more often as its memory nears it, instead of
 // letting the heap grow to twice what is live (GOGC=100). It is soft: the
 // run goes on above it, and memory the runtime does not manage (SQLite's
-// page cache) is not counted.
+// page cache) is not counted. A GOMEMLIMIT in the environment is kept
+// unless -memory-limit is given.
 const DefaultMemoryLimit = 1536
 
 // flags registers the scale flags on fs.
 func (sc *scaleConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&sc.drawManifest, "draw", "", "draw the targets only from the pages of the sites of manifest `FILE`, each with a backlink page of those sites, with the same seed rule: the targets of a smaller corpus, evaluated inside a larger store that holds its sites")
 	sc.memoryLimit = DefaultMemoryLimit
-	fs.Func("memory-limit", "soft memory `MB` of the Go heap (debug.SetMemoryLimit; 0: the runtime's, GOMEMLIMIT or none) (default "+strconv.Itoa(DefaultMemoryLimit)+")", func(s string) error {
+	fs.Func("memory-limit", "soft limit in `MB` on the memory of the Go runtime (debug.SetMemoryLimit; 0: the runtime's, GOMEMLIMIT or none) (default "+strconv.Itoa(DefaultMemoryLimit)+", or GOMEMLIMIT when set)", func(s string) error {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 0 {
 			return fmt.Errorf("want a number of MB, 0 or more")
 		}
-		sc.memoryLimit = n
+		sc.memoryLimit, sc.limitSet = n, true
 		return nil
 	})
 	fs.StringVar(&sc.memProfile, "memprofile", "", "write a heap profile of the moment the live heap was largest to `FILE`, and report the peak on stderr")
@@ -116,7 +132,7 @@ func drawTargetsOf(ctx context.Context, s *store.Store, n int, seed uint64, site
 // puts the memory limit back.
 func (sc *scaleConfig) watch(w io.Writer) (stop func()) {
 	restore := func() {}
-	if sc.memoryLimit > 0 {
+	if sc.memoryLimit > 0 && (sc.limitSet || os.Getenv("GOMEMLIMIT") == "") {
 		prev := debug.SetMemoryLimit(sc.memoryLimit << 20)
 		restore = func() { debug.SetMemoryLimit(prev) }
 	}

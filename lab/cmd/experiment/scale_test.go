@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -175,6 +177,41 @@ func TestParseScaleFlags(t *testing.T) {
 		}
 		if err == nil && cfg.scale.memoryLimit != tt.limit {
 			t.Errorf("%s: parseFlags(%q) memory limit %d, want %d", tt.name, tt.args, cfg.scale.memoryLimit, tt.limit)
+		}
+	}
+}
+
+// TestWatchMemoryLimit: the soft memory limit holds while the run does and
+// is put back after it; a GOMEMLIMIT in the environment is kept unless
+// -memory-limit is given.
+func TestWatchMemoryLimit(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	tests := []struct {
+		name string
+		env  string
+		args []string
+		want int64
+	}{
+		{"default", "", nil, DefaultMemoryLimit << 20},
+		{"flag", "", []string{"-memory-limit", "2048"}, 2048 << 20},
+		{"none", "", []string{"-memory-limit", "0"}, before},
+		{"GOMEMLIMIT", "3GiB", nil, before},
+		{"GOMEMLIMIT and flag", "3GiB", []string{"-memory-limit", "1024"}, 1024 << 20},
+	}
+	for _, tt := range tests {
+		t.Setenv("GOMEMLIMIT", tt.env)
+		cfg, err := parseFlags(tt.args, &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := cfg.scale.watch(io.Discard)
+		got := debug.SetMemoryLimit(-1)
+		stop()
+		if got != tt.want {
+			t.Errorf("%s: memory limit %d during the run, want %d", tt.name, got, tt.want)
+		}
+		if after := debug.SetMemoryLimit(-1); after != before {
+			t.Errorf("%s: memory limit %d after the run, want %d as before", tt.name, after, before)
 		}
 	}
 }
