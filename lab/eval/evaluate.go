@@ -373,14 +373,14 @@ type Evaluation struct {
 // each distinct query is searched once.
 //
 // Memory grows with the distinct backlink pages kept parsed (all of them
-// unless PageBudget bounds them; the term counts of whole pages, for radius
-// backlink.Page, come on top of Document.Size, about a sixth more), the
-// distinct queries (each result list kept as small integers, with its
-// scores, all of them unless SearchBudget bounds them), and, beyond any
-// budget, the neighborhoods of the targets being evaluated, the reports
-// (a few dozen KB per target, their terms interned), the document
-// frequencies of the terms met (a few dozen bytes per term) and the keys
-// of the queries searched.
+// unless PageBudget bounds them; the term counts of whole pages, for
+// radius backlink.Page, come on top of Document.Size, a tenth to a sixth
+// more), the distinct queries (each result list kept as small integers,
+// with its scores, all of them unless SearchBudget bounds them), and,
+// beyond any budget, the neighborhoods of the targets being evaluated,
+// the reports (a few dozen KB per target, their terms interned), the
+// document frequencies of the terms met (a few dozen bytes per term) and
+// the keys of the queries searched.
 //
 // Rejected backlink pages are outcomes, not errors, and so is a method
 // that finds nothing to search (relink.ErrNoQuery: rank 0). An error of a
