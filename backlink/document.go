@@ -96,12 +96,13 @@ func (d *Document) Words() []string {
 }
 
 // Size returns about how many bytes of memory the Document holds: its
-// text, its words and its links. A cache of Documents can keep to a byte
-// budget by it.
+// text, its words and its links, counted by the capacity of the buffers
+// that hold them (parsing leaves them about a tenth larger than their
+// contents). A cache of Documents can keep to a byte budget by it.
 func (d *Document) Size() int {
-	n := len(d.text) + len(d.words)*int(unsafe.Sizeof(span{}))
+	n := cap(d.text) + cap(d.words)*int(unsafe.Sizeof(span{})) + cap(d.links)*int(unsafe.Sizeof(Link{}))
 	for _, l := range d.links {
-		n += int(unsafe.Sizeof(l)) + len(l.URI) + len(l.Anchor) + len(l.Rel) + len(l.Fragment)
+		n += len(l.URI) + len(l.Anchor) + len(l.Rel) + len(l.Fragment)
 	}
 	return n
 }

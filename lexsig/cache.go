@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"unique"
 )
 
 // Cache is a DF that remembers the answers of another DF, as the paper kept
@@ -18,8 +19,11 @@ import (
 //
 // A Cache is safe for concurrent use. It is unbounded: it keeps every term it
 // has seen for its lifetime (a few dozen bytes per term, so a million terms
-// take tens of megabytes); drop the Cache to forget them. It assumes, as the
-// paper did, that DF values do not change while it lives.
+// take tens of megabytes); drop the Cache to forget them. It keeps the terms
+// in memory of their own (interned with package unique), never the strings
+// it was given: a term cut from a larger string, such as the words drawn
+// from a page, does not keep that string alive. It assumes, as the paper
+// did, that DF values do not change while it lives.
 type Cache struct {
 	df DF
 
@@ -116,7 +120,7 @@ func (c *Cache) DocFreq(ctx context.Context, term string) (int64, error) {
 		c.mu.Unlock()
 
 		c.run(l, func() (int64, error) { return c.df.DocFreq(ctx, term) }, func(n int64) {
-			c.freqs[term] = n
+			c.freqs[unique.Make(term).Value()] = n
 		}, func() { delete(c.inflight, term) })
 		return l.n, l.err
 	}
@@ -247,7 +251,7 @@ func (c *Cache) runBatch(lead []string, leading map[string]*lookup, call func() 
 			l := leading[t]
 			if err == nil {
 				l.n = freqs[i]
-				c.freqs[t] = l.n
+				c.freqs[unique.Make(t).Value()] = l.n
 			}
 			l.err = err
 			delete(c.inflight, t)

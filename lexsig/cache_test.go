@@ -5,11 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
+	"weak"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 )
 
 // countingDF is an underlying DF for Cache tests: it answers len(term) as
@@ -420,4 +424,41 @@ func TestNewCacheNil(t *testing.T) {
 		}
 	}()
 	NewCache(nil)
+}
+
+// TestCacheKeepsNoTermsText: a term cut from a larger string (the words
+// drawn from a page share one buffer) does not keep that string alive once
+// the Cache holds the term's frequency, by DocFreq or by DocFreqs.
+func TestCacheKeepsNoTermsText(t *testing.T) {
+	for _, batch := range []bool{false, true} {
+		// Neither DF keeps the terms it is asked about: MemDF answers
+		// DocFreqs at once (BatchDF), the DFFunc one term at a time.
+		mem := NewMemDF()
+		mem.Set("kettle", 3)
+		var df DF = DFFunc(mem.DocFreq).WithDocs(10)
+		if batch {
+			df = mem
+		}
+		c := NewCache(df)
+		page := new([1 << 20]byte)
+		copy(page[:], "kettle descaling vinegar")
+		gone := weak.Make(page)
+		term := unsafe.String(&page[0], len("kettle"))
+		var err error
+		if batch {
+			_, err = c.DocFreqs(context.Background(), []string{term})
+		} else {
+			_, err = c.DocFreq(context.Background(), term)
+		}
+		require.NoError(t, err)
+		page, term = nil, ""
+		runtime.GC()
+		runtime.GC()
+		if gone.Value() != nil {
+			t.Errorf("batch %t: the page's buffer is alive after the Cache kept its term", batch)
+		}
+		if n, err := c.DocFreq(context.Background(), "kettle"); err != nil || c.Len() != 1 {
+			t.Errorf("batch %t: DocFreq(kettle) = %d, %v with %d terms cached; want the cached answer", batch, n, err, c.Len())
+		}
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unique"
 
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
@@ -375,8 +376,14 @@ type Evaluation struct {
 // each distinct query is searched once.
 //
 // Memory grows with the distinct backlink pages kept parsed (all of them
-// unless PageBudget bounds them) and the distinct queries (each result
-// list kept as small integers, with its scores).
+// unless PageBudget bounds them; the term counts of whole pages, for
+// radius backlink.Page, come on top of Document.Size, a tenth to a sixth
+// more), the distinct queries (each result list kept as small integers,
+// with its scores, all of them unless SearchBudget bounds them), and,
+// beyond any budget, the neighborhoods of the targets being evaluated,
+// the reports (a few dozen KB per target, their terms interned), the
+// document frequencies of the terms met (a few dozen bytes per term) and
+// the keys of the queries searched.
 //
 // Rejected backlink pages are outcomes, not errors, and so is a method
 // that finds nothing to search (relink.ErrNoQuery: rank 0). An error of a
@@ -693,7 +700,7 @@ func (t *targetRun) methods(ctx context.Context, m Method) error {
 			Lookups:     int(lookups),
 			Searches:    1,
 			Fetches:     fetches,
-			Terms:       sig.Top(slices.Max(t.grid.Sizes)).Terms(),
+			Terms:       own(sig.Top(slices.Max(t.grid.Sizes)).Terms()),
 			Ranks:       make([]int, len(t.grid.Sizes)),
 			Confidences: make([]float64, len(t.grid.Sizes)),
 		}
@@ -752,13 +759,23 @@ func (t *targetRun) strategy(ctx context.Context, st relink.Strategy) error {
 		}
 	}
 	if len(res.Queries) > 0 {
-		mr.Terms = res.Queries[0].Terms
+		mr.Terms = own(slices.Clone(res.Queries[0].Terms))
 	}
 	if len(res.Candidates) > 0 {
 		mr.First = res.Candidates[0].URI
 	}
 	t.rep.Methods[st.Name()] = mr
 	return nil
+}
+
+// own returns terms, each in memory of its own (interned): a report is
+// kept for the whole evaluation, and a term cut from the words drawn from
+// a backlink page would keep all of those words alive with it.
+func own(terms []string) []string {
+	for i, t := range terms {
+		terms[i] = unique.Make(t).Value()
+	}
+	return terms
 }
 
 // rank returns the rank of the target's page among the candidates that

@@ -83,6 +83,7 @@ type config struct {
 	modes                    []string // the modes besides the paper's, in allModes order
 	cpuProfile               string
 	args                     []string
+	scale                    scaleConfig // scale.go: -draw, -memprofile, -memory-limit
 }
 
 func main() {
@@ -113,12 +114,13 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the targets' draw")
 	fs.StringVar(&cfg.out, "out", "results", "`DIR`ectory to write the results into")
 	fs.IntVar(&cfg.workers, "workers", 0, "targets evaluated at once (0: one per CPU)")
-	fs.Int64Var(&cfg.pageBudget, "page-budget", 0, "`MB` of parsed backlink pages kept for the whole run (0: every page); fewer means less memory and pages parsed again")
-	fs.Int64Var(&cfg.searchBudget, "search-budget", 0, "`MB` of search answers kept for the whole run (0: every answer); fewer means less memory and queries searched again")
+	fs.Int64Var(&cfg.pageBudget, "page-budget", DefaultPageBudget, "`MB` of parsed backlink pages kept for the whole run (0: every page); fewer means less memory and pages parsed again")
+	fs.Int64Var(&cfg.searchBudget, "search-budget", DefaultSearchBudget, "`MB` of search answers kept for the whole run (0: every answer); fewer means less memory and queries searched again")
 	fs.StringVar(&cfg.nav, "nav", "both", "navigation links: with (the paper's setting), without, or both")
 	moved := fs.Bool("moved", true, "also run the moved mode (the older form of -modes; -moved=false leaves it out of the default)")
 	modes := fs.String("modes", "", "evaluation `LIST`, comma-separated: paper (always run: the paper's setting), moved (each target published at a new URI, its old one dead), migrated (half the sites moved by a rule, the targets drawn from their pages), edited (moved, and the text edited), deleted (each target gone from the web and the index: the right answer is not found); moved, migrated and edited need -corpus and its files; default all")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the grid to `FILE`")
+	cfg.scale.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: experiment -corpus MANIFEST -store FILE [-targets N] [-seed S] [-modes LIST] [-out DIR]")
 		fs.PrintDefaults()
@@ -184,12 +186,13 @@ type target struct {
 // run builds the store if needed, draws the targets, runs the grid and
 // writes the results.
 func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
+	defer cfg.scale.watch(stderr)()
 	s, m, corpus, ingest, err := openStore(ctx, cfg, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	targets, available, err := drawTargets(ctx, s, cfg.targets, cfg.seed)
+	targets, available, err := cfg.draw(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -369,6 +372,13 @@ func drawTargetsOf(ctx context.Context, s *store.Store, n int, seed uint64, keep
 			pages = append(pages, p)
 		}
 	}
+	return pick(pages, n, seed)
+}
+
+// pick draws n of the candidate pages at random with seed: the candidates
+// in URI order, the first n of a permutation of them, returned in URI
+// order with the number of candidates.
+func pick(pages []store.PageInfo, n int, seed uint64) ([]target, int, error) {
 	slices.SortFunc(pages, func(a, b store.PageInfo) int { return strings.Compare(a.URI, b.URI) })
 	if len(pages) == 0 {
 		return nil, 0, errors.New("no page of the store has a backlink page")
