@@ -22,7 +22,7 @@ import (
 // memory limit and the memory profile.
 type scaleConfig struct {
 	// drawManifest, when set, names the manifest whose sites the targets
-	// are drawn from (drawTargetsOf).
+	// are drawn from (drawFromSites).
 	drawManifest string
 	// memoryLimit is the soft memory limit in MB (debug.SetMemoryLimit);
 	// 0 leaves the runtime's (GOMEMLIMIT, or none). limitSet says that
@@ -71,7 +71,7 @@ func (sc *scaleConfig) flags(fs *flag.FlagSet) {
 }
 
 // draw draws the targets of cfg from s: from every page with a backlink
-// page (drawTargets), or from the pages of -draw's sites (drawTargetsOf).
+// page (drawTargets), or from the pages of -draw's sites (drawFromSites).
 func (cfg *config) draw(ctx context.Context, s *store.Store) ([]target, int, error) {
 	if cfg.scale.drawManifest == "" {
 		return drawTargets(ctx, s, cfg.targets, cfg.seed)
@@ -84,17 +84,17 @@ func (cfg *config) draw(ctx context.Context, s *store.Store) ([]target, int, err
 	for _, site := range m.Sites {
 		sites[site.Name] = true
 	}
-	return drawTargetsOf(ctx, s, cfg.targets, cfg.seed, sites)
+	return drawFromSites(ctx, s, cfg.targets, cfg.seed, sites)
 }
 
-// drawTargetsOf draws n targets with seed as drawTargets does, from the
+// drawFromSites draws n targets with seed as drawTargets does, from the
 // pages of the named sites that a page of those sites links to. In a
 // store built from a manifest that holds the sites and more, the
 // candidates, and so the targets, are those that drawTargets draws from
 // a store of those sites alone: links from the other sites neither add a
 // candidate nor remove one. Only what the store holds beside the targets
 // differs (more pages to search, more backlinks).
-func drawTargetsOf(ctx context.Context, s *store.Store, n int, seed uint64, sites map[string]bool) ([]target, int, error) {
+func drawFromSites(ctx context.Context, s *store.Store, n int, seed uint64, sites map[string]bool) ([]target, int, error) {
 	in := map[string]bool{}
 	var linked []store.PageInfo
 	for p, err := range s.Pages(ctx) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -43,9 +44,9 @@ func writeTwoSites(t *testing.T) string {
 	return path
 }
 
-// buildStore builds a store from the manifest at path in a temporary
+// buildTestStore builds a store from the manifest at path in a temporary
 // directory and returns its path.
-func buildStore(t *testing.T, manifest string) string {
+func buildTestStore(t *testing.T, manifest string) string {
 	t.Helper()
 	m, err := store.ReadManifest(manifest)
 	if err != nil {
@@ -71,12 +72,12 @@ func buildStore(t *testing.T, manifest string) string {
 // give history.html a backlink page.
 func TestDrawTargetsOf(t *testing.T) {
 	ctx := context.Background()
-	small, err := store.Open(buildStore(t, writeManifest(t)), &store.Options{ReadOnly: true})
+	small, err := store.Open(buildTestStore(t, writeManifest(t)), &store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer small.Close()
-	large, err := store.Open(buildStore(t, writeTwoSites(t)), &store.Options{ReadOnly: true})
+	large, err := store.Open(buildTestStore(t, writeTwoSites(t)), &store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,15 +98,15 @@ func TestDrawTargetsOf(t *testing.T) {
 				t.Fatal(err)
 			}
 			for name, s := range map[string]*store.Store{"tea store": small, "tea+kettle store": large} {
-				got, avail, err := drawTargetsOf(ctx, s, n, seed, tea)
+				got, avail, err := drawFromSites(ctx, s, n, seed, tea)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(uris(want), uris(got)); diff != "" || avail != wantAvail {
-					t.Errorf("%s: drawTargetsOf(%d, %d) = %d of %d available, want drawTargets's on the tea store, of %d (-want +got):\n%s", name, n, seed, len(got), avail, wantAvail, diff)
+					t.Errorf("%s: drawFromSites(%d, %d) = %d of %d available, want drawTargets's on the tea store, of %d (-want +got):\n%s", name, n, seed, len(got), avail, wantAvail, diff)
 				}
 				if slices.Contains(uris(got), history) {
-					t.Errorf("%s: drawTargetsOf(%d, %d) drew %s, which no tea page links to", name, n, seed, history)
+					t.Errorf("%s: drawFromSites(%d, %d) drew %s, which no tea page links to", name, n, seed, history)
 				}
 			}
 		}
@@ -125,12 +126,21 @@ func TestDrawTargetsOf(t *testing.T) {
 // larger store; -memprofile writes a heap profile.
 func TestRunDraw(t *testing.T) {
 	tea := writeManifest(t)
-	small := buildStore(t, tea)
-	large := buildStore(t, writeTwoSites(t))
+	small := buildTestStore(t, tea)
+	large := buildTestStore(t, writeTwoSites(t))
 	targets := func(db string, extra ...string) []string {
 		out := filepath.Join(t.TempDir(), "out")
 		runExperiment(t, append([]string{"-store", db, "-targets", "3", "-seed", "2", "-modes", "paper", "-nav", "with", "-out", out}, extra...)...)
-		raw, err := os.ReadFile(filepath.Join(out, "targets.jsonl"))
+		f, err := os.Open(filepath.Join(out, "targets.jsonl.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := io.ReadAll(zr)
 		if err != nil {
 			t.Fatal(err)
 		}
