@@ -27,8 +27,9 @@ const DefaultThreshold = 0.8
 //
 // A title that holds a phrase whole, in order, scores 1 when its other
 // words are the site's (words of the suffixes of the backlink pages' own
-// titles, "Django 3.2 documentation"), numbers, single letters or stop
-// words, and ForeignTitle when it has words of its own besides: "Database
+// titles, "Django 3.2 documentation", and words that half of those titles
+// or more hold, "GDK 3 Reference Manual" in "GdkScreen: GDK 3 Reference
+// Manual"), numbers, single letters or stop words, and ForeignTitle when it has words of its own besides: "Database
 // migration operations" holds "migration operations" whole, but the page
 // the backlinks name has no "database" in its title; a sibling does. A
 // phrase of numbers and single letters alone ("36 5", "j 2": a section's
@@ -168,9 +169,31 @@ func sameHost(a, b string) bool {
 var titleSeparators = []string{" — ", " – ", " - ", " | ", " :: ", " » "}
 
 // siteWords returns the words of the site suffixes of the kept backlink
-// pages' titles: the words after the last title separator.
+// pages' titles (the words after the last title separator), and the words
+// that at least half of those titles hold, wherever they stand (a site
+// written first, or after ": ", or a namespace its pages share).
 func (c *Clues) siteWords() map[string]bool {
 	out := map[string]bool{}
+	count := map[string]int{}
+	titles := 0
+	for _, e := range c.Evidence {
+		if !e.Kept || e.page == nil || e.page.Title == "" {
+			continue
+		}
+		titles++
+		seen := map[string]bool{}
+		for _, w := range lexsig.Tokenize(e.page.Title) {
+			if !seen[w] {
+				seen[w] = true
+				count[w]++
+			}
+		}
+	}
+	for w, n := range count {
+		if titles >= 2 && 2*n >= titles {
+			out[w] = true
+		}
+	}
 	for _, e := range c.Evidence {
 		if !e.Kept || e.page == nil {
 			continue

@@ -34,3 +34,37 @@ func TestTitleScore(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteWords: the site's words are the suffixes' after a separator, and
+// the words half the backlink pages' titles or more hold, wherever they
+// stand (gtk-doc writes "GdkScreen: GDK 3 Reference Manual").
+func TestSiteWords(t *testing.T) {
+	clues := func(titles ...string) *Clues {
+		c := &Clues{}
+		for _, title := range titles {
+			c.Evidence = append(c.Evidence, &Evidence{Trace: Trace{Kept: true}, page: &Inspection{Kept: true, Title: title}})
+		}
+		return c
+	}
+	tests := []struct {
+		titles []string
+		want   []string
+	}{
+		{[]string{"Migration operations — Django 3.2 documentation"}, []string{"django", "3", "2", "documentation"}},
+		{[]string{"GdkScreen: GDK 3 Reference Manual", "GdkWindow: GDK 3 Reference Manual", "Events: GDK 3 Reference Manual"}, []string{"gdk", "3", "reference", "manual"}},
+		{[]string{"One page"}, nil},
+	}
+	for _, tt := range tests {
+		got := clues(tt.titles...).siteWords()
+		if len(got) != len(tt.want) {
+			t.Errorf("siteWords(%q) = %v, want %v", tt.titles, got, tt.want)
+			continue
+		}
+		for _, w := range tt.want {
+			if !got[w] {
+				t.Errorf("siteWords(%q) = %v, want %v", tt.titles, got, tt.want)
+				break
+			}
+		}
+	}
+}
