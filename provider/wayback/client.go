@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -301,16 +300,4 @@ func (c *Client) maxRedirectCaptures() int {
 
 // checkURI returns uri without its fragment when it is an absolute http or
 // https URI, and an error wrapping ErrBadURI otherwise.
-func checkURI(uri string) (string, error) {
-	u, err := url.Parse(uri)
-	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrBadURI, err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", ErrBadURI
-	}
-	if i := strings.IndexByte(uri, '#'); i >= 0 {
-		uri = uri[:i]
-	}
-	return uri, nil
-}
+func checkURI(uri string) (string, error) { return apiclient.WebURI(uri, ErrBadURI) }

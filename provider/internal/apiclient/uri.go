@@ -1,0 +1,25 @@
+package apiclient
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// WebURI returns uri without its fragment when it is an absolute http or
+// https URI, and an error wrapping bad otherwise: the check the archive
+// clients make of every URI they are asked about, each with its own
+// ErrBadURI.
+func WebURI(uri string, bad error) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", bad, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", bad
+	}
+	if i := strings.IndexByte(uri, '#'); i >= 0 {
+		uri = uri[:i]
+	}
+	return uri, nil
+}
