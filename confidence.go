@@ -1,6 +1,7 @@
 package relink
 
 import (
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -20,24 +21,37 @@ const DefaultThreshold = 0.8
 // Confidence returns how sure relink is, in [0, 1], that the first of
 // candidates is the missing page of c. It judges by titles, as a person
 // does: people link to a page by its title, so the backlinks' anchor
-// phrases (Clues.Phrases, the first three, each without a leading
-// "section", "chapter", "appendix" or "part": "Section 36.5" names the
-// page titled "36.5. Dynamic SQL") should be in the first candidate's
-// title.
+// phrases (Clues.Phrases, the first three) should be in the first
+// candidate's title. A phrase loses a leading "section", "chapter",
+// "appendix" or "part" ("Section 36.5" names the page titled "36.5.
+// Dynamic SQL") and a trailing file type ("hebrew.txt" names the page
+// titled "Vim documentation: hebrew").
 //
-// A title that holds a phrase whole, in order, scores 1 when its other
-// words are the site's (words of the suffixes of the backlink pages' own
-// titles, "Django 3.2 documentation", and words that half of those titles
-// or more hold, "GDK 3 Reference Manual" in "GdkScreen: GDK 3 Reference
-// Manual"), numbers, single letters or stop words, and ForeignTitle when it has words of its own besides: "Database
+// A title that holds a phrase whole, in order (or spelt with its words
+// run together or apart: "GSubprocess Launcher" for "GSubprocessLauncher"),
+// scores 1 when its other words are
+//   - the site's: words of the suffixes of the backlink pages' own titles
+//     ("Django 3.2 documentation"), and words that half of those titles
+//     or more hold ("GDK 3 Reference Manual" in "GdkScreen: GDK 3
+//     Reference Manual");
+//   - the template's: words that TemplateShare of the other candidates'
+//     titles hold, where they stand apart from the phrase ("File
+//     Reference" in "libavutil/eval.h File Reference");
+//   - the directories of a path that ends in the phrase ("libavutil" in
+//     "libavutil/eval.h");
+//   - numbers, single letters or stop words;
+//
+// and ForeignTitle when it has words of its own besides: "Database
 // migration operations" holds "migration operations" whole, but the page
-// the backlinks name has no "database" in its title; a sibling does. A
+// the backlinks name has no "database" in its title; a sibling does. So
+// does "dask.dataframe.DataFrame.min" for a link "min" to
+// "dask.array.Array.min": a dotted name's package is the title's own. A
 // phrase of numbers and single letters alone ("36 5", "j 2": a section's
-// number) needs no such check. A title that holds
-// part of a phrase scores 0.8 times the largest share of one phrase's
-// words it holds, counting repeated words as often as the phrase has them,
-// and 0.9 times that when it has words of its own besides ("git-ls-remote"
-// holds every word of "git remote", but not in order, and "ls" too).
+// number) needs no such check. A title that holds part of a phrase scores
+// 0.8 times the largest share of one phrase's words it holds, counting
+// repeated words as often as the phrase has them, and 0.9 times that when
+// it has words of its own besides ("git-ls-remote" holds every word of
+// "git remote", but not in order, and "ls" too).
 //
 // The score is halved when the second candidate's title scores as high,
 // unless the search scored the first clearly higher (Result.Score at least
@@ -62,15 +76,12 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 	}
 	phrases = phrases[:min(len(phrases), 3)]
 	for i, p := range phrases {
-		w := p.Words
-		for len(w) > 1 && referenceWords[w[0]] {
-			w = w[1:]
-		}
-		phrases[i].Words = w
+		phrases[i].Words = trimPhrase(p.Words)
 	}
 	site := c.siteWords()
-	conf := titleScore(candidates[0].Title, phrases, site)
-	if len(candidates) > 1 && conf > 0 && titleScore(candidates[1].Title, phrases, site) >= conf {
+	template := templateWords(candidates)
+	conf := titleScore(candidates[0].Title, phrases, site, template)
+	if len(candidates) > 1 && conf > 0 && titleScore(candidates[1].Title, phrases, site, template) >= conf {
 		first, second := candidates[0].Score, candidates[1].Score
 		byScore := first > 0 && second > 0 && first >= 1.5*second
 		byHost := sameHost(candidates[0].URI, c.URI) && !sameHost(candidates[1].URI, c.URI)
@@ -91,16 +102,96 @@ const ForeignTitle = 0.7
 // its number ("Section 36.5", "Appendix F").
 var referenceWords = map[string]bool{"section": true, "chapter": true, "appendix": true, "part": true}
 
+// joinedRun returns the run of title's words that spells phrase's words
+// once the spaces between words are dropped, when the two split it
+// differently ("gsubprocesslauncher" for "GSubprocess Launcher", "mbyte"
+// for "m byte"), or nil.
+func joinedRun(title, phrase []string) []string {
+	want := strings.Join(phrase, "")
+	for i := range title {
+		got := ""
+		for j := i; j < len(title) && len(got) < len(want); j++ {
+			got += title[j]
+			if got == want {
+				if j-i+1 == len(phrase) {
+					return nil // split the same way: contains would have found it
+				}
+				return title[i : j+1]
+			}
+			if !strings.HasPrefix(want, got) {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// directories returns site with the words added of the directories a
+// path in title puts before phrase: "libavutil" in
+// "libavutil/audio_fifo.h File Reference" for the phrase "audio fifo h".
+// A file's directory qualifies the name the backlinks use for it (a
+// dotted name's package does not: "dask.array.min" and
+// "dask.dataframe.min" are different pages that links both call "min").
+// It returns site itself when title has no such path.
+func directories(title string, phrase []string, site map[string]bool) map[string]bool {
+	var dirs []string
+	for field := range strings.FieldsSeq(title) {
+		i := strings.LastIndex(field, "/")
+		if i >= 0 && slices.Equal(lexsig.Tokenize(field[i+1:]), phrase) {
+			dirs = append(dirs, lexsig.Tokenize(field[:i])...)
+		}
+	}
+	return withWords(site, dirs)
+}
+
+// withWords returns site, or a copy of it with words added when there are
+// any.
+func withWords(site map[string]bool, words []string) map[string]bool {
+	if len(words) == 0 {
+		return site
+	}
+	out := make(map[string]bool, len(site)+len(words))
+	maps.Copy(out, site)
+	for _, w := range words {
+		out[w] = true
+	}
+	return out
+}
+
+// trimPhrase returns w without the leading reference words and the
+// trailing file type that Confidence leaves out.
+func trimPhrase(w []string) []string {
+	for len(w) > 1 && referenceWords[w[0]] {
+		w = w[1:]
+	}
+	if len(w) > 1 && fileTypeWords[w[len(w)-1]] {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// fileTypeWords end anchor texts that name a document by its file
+// ("hebrew.txt", "intro.html") where the page's title names it without the
+// type.
+var fileTypeWords = map[string]bool{"txt": true, "html": true, "htm": true, "md": true, "rst": true}
+
 // titleScore scores one title against phrases, as Confidence says.
-func titleScore(title string, phrases []Phrase, site map[string]bool) float64 {
+func titleScore(title string, phrases []Phrase, site, template map[string]bool) float64 {
 	t := lexsig.Tokenize(title)
 	best := 0.0
 	for _, p := range phrases {
 		if len(p.Words) == 0 {
 			continue
 		}
-		if contains(t, p.Words) {
-			if identifier(p.Words) || !hasForeign(t, p.Words, site) {
+		site := withTemplate(site, template, title, p.Words)
+		words := p.Words
+		if !contains(t, words) {
+			if run := joinedRun(t, words); run != nil {
+				words = run
+			}
+		}
+		if contains(t, words) {
+			if identifier(words) || !hasForeign(t, words, site) || !hasForeign(t, words, directories(title, words, site)) {
 				return 1
 			}
 			best = max(best, ForeignTitle)
@@ -163,6 +254,60 @@ func sameHost(a, b string) bool {
 	ub, err := url.Parse(b)
 	return err == nil && strings.EqualFold(ua.Hostname(), ub.Hostname())
 }
+
+// templateWords returns the words that at least TemplateShare of the
+// other candidates' titles hold, of the first ten, when there are three
+// or more: the words a site's template puts in every title ("File
+// Reference", "SQLite Syntax"), which say nothing of which page it is.
+func templateWords(candidates []lexsig.Result) map[string]bool {
+	others := candidates[1:min(len(candidates), 10)]
+	if len(others) < 3 {
+		return nil
+	}
+	count := map[string]int{}
+	for _, r := range others {
+		seen := map[string]bool{}
+		for _, w := range lexsig.Tokenize(r.Title) {
+			if !seen[w] {
+				seen[w] = true
+				count[w]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for w, n := range count {
+		if float64(n) >= TemplateShare*float64(len(others)) {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// withTemplate returns site with the template words added that stand in
+// title apart from phrase: in a word of the title (as spaces part it) that
+// holds none of phrase's words. "File" and "Reference" in
+// "libavutil/hash.h File Reference" are the template's; "dataframe" in
+// "dask.dataframe.DataFrame.min" qualifies the name "min" and tells a
+// sibling apart, so it stays the title's own.
+func withTemplate(site, template map[string]bool, title string, phrase []string) map[string]bool {
+	var add []string
+	for field := range strings.FieldsSeq(title) {
+		words := lexsig.Tokenize(field)
+		if slices.ContainsFunc(words, func(w string) bool { return slices.Contains(phrase, w) }) {
+			continue
+		}
+		for _, w := range words {
+			if template[w] {
+				add = append(add, w)
+			}
+		}
+	}
+	return withWords(site, add)
+}
+
+// TemplateShare is the share of the other candidates' titles that must
+// hold a word for Confidence to count it as the site's template.
+const TemplateShare = 0.4
 
 // titleSeparators part a page's own title from its site's suffix
 // ("Templates — Flask Documentation (2.2.x)").

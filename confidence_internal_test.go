@@ -1,8 +1,12 @@
 package relink
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/linkrot/relink/lexsig"
 )
 
 // TestTitleScore checks the scoring of one title against anchor phrases:
@@ -27,10 +31,71 @@ func TestTitleScore(t *testing.T) {
 		{"git-ls-remote(1)", phrase("git", "remote", "1"), 0.8 * 0.9},
 		{"The lxml.etree Tutorial", phrase("lxml", "etree", "tutorial"), 1},
 		{"", phrase("x"), 0},
+		{"GSubprocess Launcher", phrase("gsubprocesslauncher"), 1},
+		{"GSubprocessLauncher", phrase("gsubprocess", "launcher"), 1},
+		{"GSubprocess Launcher Extra", phrase("gsubprocesslauncher"), ForeignTitle},
+		{"libavutil/eval.h", phrase("eval", "h"), 1},
+		{"libavutil/eval.h File Reference", phrase("eval", "h"), ForeignTitle},
+		{"libavutil.eval.h", phrase("eval", "h"), ForeignTitle},
 	}
 	for _, tt := range tests {
-		if got := titleScore(tt.title, tt.phrases, site); math.Abs(got-tt.want) > 1e-9 {
+		if got := titleScore(tt.title, tt.phrases, site, nil); math.Abs(got-tt.want) > 1e-9 {
 			t.Errorf("titleScore(%q, %v) = %v, want %v", tt.title, tt.phrases[0].Words, got, tt.want)
+		}
+	}
+
+	// The template's words count as the site's where they stand apart from
+	// the phrase, and not inside the name the phrase is part of.
+	template := map[string]bool{"file": true, "reference": true, "dask": true, "dataframe": true}
+	withTemplate := []struct {
+		title   string
+		phrases []Phrase
+		want    float64
+	}{
+		{"libavutil/eval.h File Reference", phrase("eval", "h"), 1},
+		{"dask.dataframe.DataFrame.min — Dask documentation", phrase("min"), ForeignTitle},
+		{"dask.array.Array.min — Dask documentation", phrase("array", "min"), 1},
+	}
+	for _, tt := range withTemplate {
+		if got := titleScore(tt.title, tt.phrases, site, template); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("titleScore(%q, %v, template) = %v, want %v", tt.title, tt.phrases[0].Words, got, tt.want)
+		}
+	}
+}
+
+// TestTemplateWords: a word is the template's when TemplateShare of the
+// other candidates' titles hold it, and only with three others or more.
+func TestTemplateWords(t *testing.T) {
+	titles := func(ts ...string) []lexsig.Result {
+		out := make([]lexsig.Result, len(ts))
+		for i, title := range ts {
+			out[i].Title = title
+		}
+		return out
+	}
+	got := templateWords(titles("eval.h File Reference", "alpha.h File Reference", "beta.c File Reference", "gamma Source File", "Modules", "delta.py File Reference"))
+	want := map[string]bool{"file": true, "reference": true}
+	if !maps.Equal(got, want) {
+		t.Errorf("templateWords = %v, want %v", got, want)
+	}
+	if got := templateWords(titles("a File", "b File", "c File")); got != nil {
+		t.Errorf("templateWords of two others = %v, want nil", got)
+	}
+}
+
+// TestTrimPhrase: reference words lead and file types end a phrase that
+// names a part or a file; a phrase of one word keeps it.
+func TestTrimPhrase(t *testing.T) {
+	tests := []struct{ in, want []string }{
+		{[]string{"section", "36", "5"}, []string{"36", "5"}},
+		{[]string{"hebrew", "txt"}, []string{"hebrew"}},
+		{[]string{"usr", "26", "txt"}, []string{"usr", "26"}},
+		{[]string{"txt"}, []string{"txt"}},
+		{[]string{"audio", "fifo", "h"}, []string{"audio", "fifo", "h"}},
+	}
+	for _, tt := range tests {
+		if got := trimPhrase(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("trimPhrase(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

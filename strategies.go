@@ -65,6 +65,36 @@ func (s URLTerms) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error)
 	return topTerms(ctx, t, lexsig.Count(URLWords(c.URI)), orDefault(s.Size, DefaultTerms), s.Mode, true)
 }
 
+// URLPhrase searches the words of the missing URI's last path segment
+// that names a page ("best-practices.html", "dask.array.Array.any.html")
+// as one phrase: sites make such names from the page's title, so the
+// phrase finds the page among siblings that share its words but not
+// their order. A segment of fewer than two words (or none with a content
+// word) searches nothing.
+type URLPhrase struct{}
+
+// Name returns "url-phrase".
+func (URLPhrase) Name() string { return "url-phrase" }
+
+// Terms returns 0: the phrase has the segment's length.
+func (URLPhrase) Terms() int { return 0 }
+
+// Needs returns the default neighborhood: level 1, DefaultBacklinks, and
+// backlink pages that are gone read from their archived copies.
+func (URLPhrase) Needs() Needs { return Needs{ArchivedBacklinks: true} }
+
+// Find searches the phrase.
+func (URLPhrase) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	out := &Outcome{}
+	words := SlugWords(c.URI)
+	if len(words) < 2 || !hasContentWord(strings.Join(words, " ")) {
+		return out, nil
+	}
+	var err error
+	out.Candidates, err = t.search(ctx, out, lexsig.Query{Terms: words, Phrase: true})
+	return out, err
+}
+
 // AnchorPhrase searches the backlinks' most used anchor text (Clues.Phrases)
 // as one phrase: documentation and most hand-written links name the page
 // they point to by its title.
@@ -595,17 +625,19 @@ func Default() Strategy { return MovedLink{Else: Best()} }
 // Best returns the project's best strategy that needs no archived copy:
 // Rerank over the Fusion of the anchor phrase, the paper's signature
 // (anchor text, 4 terms, every link), the same without navigation links,
-// the anchor words combined with the URI's words and a disjunctive query
-// of the URI's words, the first 20 candidates ordered anew by their
-// titles. It sends at most five queries and fetches no candidate page.
+// the anchor words combined with the URI's words, a disjunctive query of
+// the URI's words and the phrase of the URI's last segment (URLPhrase),
+// the first 20 candidates ordered anew by their titles. It sends at most
+// six queries and fetches no candidate page.
 func Best() Strategy {
 	_, best := strategies()
 	return best
 }
 
 // Strategies returns the project's methods beyond the paper's grid, in the
-// order the experiment reports them: the anchor phrase, the URI's words
-// (2 and 4 terms, and 4 terms combined by OR), the anchor signature that
+// order the experiment reports them: the anchor phrase, the phrase of the
+// URI's last segment, the URI's words (2 and 4 terms, and 4 terms combined
+// by OR), the anchor signature that
 // prefers content links, the anchor and URI words combined, a cascade, a
 // fusion, the fusion reranked without and with fetching candidates (Best),
 // and the three methods that read an archived copy (its title, its own 5-
@@ -622,10 +654,12 @@ func strategies() (all []Strategy, best Strategy) {
 	phrase := AnchorPhrase{}
 	combined := Combined{Size: 4}
 	urlAny := URLTerms{Size: 4, Mode: lexsig.Disjunctive}
-	fusion := Fusion{Members: []Strategy{phrase, paper, content, combined, urlAny}}
+	slug := URLPhrase{}
+	fusion := Fusion{Members: []Strategy{phrase, paper, content, combined, urlAny, slug}}
 	best = Rerank{Base: fusion, Depth: 20}
 	return []Strategy{
 		phrase,
+		slug,
 		URLTerms{Size: 2},
 		URLTerms{Size: 4},
 		urlAny,

@@ -342,6 +342,31 @@ func URLWords(uri string) []string {
 	return out
 }
 
+// SlugWords returns the words of the last segment of a URI's path that is
+// not a directory index or a file type alone ("docs/best-practices.html"
+// gives best, practices; "guide/intro/" gives intro), as Tokenize splits
+// them, stop words kept: a slug's words are a phrase in the page's title.
+// It returns nil for a URI without such a segment.
+func SlugWords(uri string) []string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return nil
+	}
+	segs := strings.Split(u.Path, "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		var words []string
+		for _, w := range lexsig.Tokenize(segs[i]) {
+			if !urlNoise[w] {
+				words = append(words, w)
+			}
+		}
+		if len(words) > 0 {
+			return words
+		}
+	}
+	return nil
+}
+
 // urlNoise are the words of paths that name a format or an index page.
 var urlNoise = map[string]bool{
 	"html": true, "htm": true, "shtml": true, "xhtml": true, "php": true,

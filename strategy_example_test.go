@@ -14,12 +14,23 @@ func ExampleURLWords() {
 	// [bake bread lang en]
 }
 
+func ExampleSlugWords() {
+	fmt.Println(relink.SlugWords("https://docs.dask.org/en/latest/generated/dask.array.Array.any.html"))
+	fmt.Println(relink.SlugWords("https://docs.dask.org/en/latest/best-practices/index.html"))
+	fmt.Println(relink.SlugWords("https://example.com/"))
+	// Output:
+	// [dask array array any]
+	// [best practices]
+	// []
+}
+
 func ExampleStrategies() {
 	for _, s := range relink.Strategies() {
 		fmt.Printf("%s terms=%d archive=%t\n", s.Name(), s.Terms(), s.Needs().Archive)
 	}
 	// Output:
 	// phrase terms=0 archive=false
+	// url-phrase terms=0 archive=false
 	// url-2 terms=2 archive=false
 	// url-4 terms=4 archive=false
 	// url-or-4 terms=4 archive=false
