@@ -117,6 +117,34 @@ func TestURLTermsHeld(t *testing.T) {
 	}
 }
 
+// TestURLPhrase: the last segment's words that name the page are searched
+// as one phrase; a segment of one word, or of stop words alone, searches
+// nothing.
+func TestURLPhrase(t *testing.T) {
+	for _, tt := range []struct {
+		uri  string
+		want []string
+	}{
+		{"https://example.org/guides/sourdough-starter.html", []string{`"sourdough starter"`}},
+		{"https://example.org/guides/sourdough-starter/index.html", []string{`"sourdough starter"`}},
+		{"https://example.org/guides/starter.html", nil},
+		{"https://example.org/a/of-the.html", nil},
+		{"https://example.org/", nil},
+	} {
+		a := &answers{}
+		o, err := relink.URLPhrase{}.Find(context.Background(), &relink.Clues{URI: tt.uri}, tools(a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, a.asked); diff != "" {
+			t.Errorf("%s: searched (-want +got):\n%s", tt.uri, diff)
+		}
+		if len(o.Queries) != len(tt.want) {
+			t.Errorf("%s: %d queries in the outcome, want %d", tt.uri, len(o.Queries), len(tt.want))
+		}
+	}
+}
+
 func TestSimpleStrategies(t *testing.T) {
 	tests := []struct {
 		name     string
