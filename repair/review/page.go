@@ -63,6 +63,8 @@ type row struct {
 	// Top is the candidate set beside the archived copy: the one
 	// accepted, else the one proposed, else the first; nil for none.
 	Top *candidate
+	// TopLabel says which one Top is.
+	TopLabel string
 }
 
 // context is a kept backlink with its anchor marked in the words around
@@ -215,18 +217,24 @@ func (s *Server) row(id int, selected bool) row {
 			break
 		}
 		rw.Candidates = append(rw.Candidates, candidate{Candidate: c, N: i + 1,
-			Score:    strconv.FormatFloat(c.Score, 'f', -1, 64),
+			Score:    strconv.FormatFloat(c.Score, 'g', 3, 64),
 			Proposed: c.URI == res.URI, Chosen: rw.Chosen != "" && c.URI == rw.Chosen})
 	}
-	for _, pick := range []func(candidate) bool{
-		func(c candidate) bool { return c.Chosen },
-		func(c candidate) bool { return c.Proposed },
-		func(candidate) bool { return true },
+	for _, pick := range []struct {
+		label string
+		ok    func(candidate) bool
+	}{
+		{"Chosen new page", func(c candidate) bool { return c.Chosen }},
+		{"Proposed new page", func(c candidate) bool { return c.Proposed }},
+		{"First candidate", func(candidate) bool { return true }},
 	} {
-		if i := slices.IndexFunc(rw.Candidates, pick); i >= 0 {
-			rw.Top = &rw.Candidates[i]
+		if i := slices.IndexFunc(rw.Candidates, pick.ok); i >= 0 {
+			rw.Top, rw.TopLabel = &rw.Candidates[i], pick.label
 			break
 		}
+	}
+	if rw.Top == nil {
+		rw.TopLabel = "Proposed new page"
 	}
 	return rw
 }
