@@ -40,6 +40,17 @@
     });
   });
 
+  // showTop puts the candidate li beside the archived copy, as the server
+  // does on a reload. Only text and a copy of the page's own nodes.
+  function showTop(d, li) {
+    var pane = d.querySelector('.pane.best');
+    if (!pane || !pane.querySelector('.ptitle')) { return; }
+    pane.querySelector('h3').textContent = 'Chosen new page';
+    pane.querySelector('.ptitle').textContent = li.dataset.title;
+    pane.querySelector('.ptext').textContent = li.dataset.snippet;
+    pane.querySelector('.small').replaceChildren(li.querySelector('.curi').cloneNode(true));
+  }
+
   // show puts a decision the server recorded on the page: the row, the
   // evidence's status line, the chosen candidate and the counts.
   function show(res) {
@@ -64,7 +75,9 @@
       status.appendChild(chosen);
     }
     d.querySelectorAll('li.cand').forEach(function (li) {
-      li.classList.toggle('chosen', res.decision === 'accept' && li.dataset.uri === res.uri);
+      var on = res.decision === 'accept' && li.dataset.uri === res.uri;
+      li.classList.toggle('chosen', on);
+      if (on) { showTop(d, li); }
     });
     document.getElementById('n-accepted').textContent = res.counts.accepted;
     document.getElementById('n-rejected').textContent = res.counts.rejected;
