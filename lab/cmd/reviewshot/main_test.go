@@ -104,7 +104,7 @@ func TestBrowserReview(t *testing.T) {
 		for sel, want := range map[string]string{
 			`#n-accepted`: "3", `#n-rejected`: "1", `#n-open`: "1",
 			`#r-0 td.dec`: "accepted", `#r-1 td.dec`: "accepted", `#r-2 td.dec`: "rejected", `#r-3 td.dec`: "accepted", `#r-4 td.dec`: "open",
-			`#r-3 td.new`:            "https://new.example/d/",
+			`#r-3 td.new`:             "https://new.example/d/",
 			`#d-3 .pane.best .ptitle`: "D", `#d-3 .pane.best h3`: "Chosen new page",
 		} {
 			got, err := chromedp.Run(bctx, chromedp.TextContent(chromedp.CSS(sel)))
