@@ -198,3 +198,24 @@ func ExampleRewriter_Dir() {
 	// +<p>See <a href="new/page/#part">the page</a>.</p>
 	// index.html 1 changes, written: false
 }
+
+func ExampleReadDecisions() {
+	// The file relink review writes and relink fix -decisions reads.
+	file := `{"decisions": [
+  {"dead": "https://old.example/a", "uri": "https://new.example/a/", "decision": "accept"},
+  {"dead": "https://old.example/b", "uri": "https://new.example/b/", "decision": "reject"},
+  {"dead": "https://old.example/c", "uri": "https://new.example/c-other/", "decision": "accept"}
+]}`
+	d, err := repair.ReadDecisions(strings.NewReader(file))
+	if err != nil {
+		log.Fatal(err)
+	}
+	moves := d.Accepted() // the map a Rewriter applies
+	fmt.Println(len(moves), moves["https://old.example/a"], moves["https://old.example/c"])
+
+	_, err = repair.ReadDecisions(strings.NewReader(`{"decisions": [{"dead": "https://old.example/a", "decision": "maybe"}]}`))
+	fmt.Println(errors.Is(err, repair.ErrDecisions))
+	// Output:
+	// 2 https://new.example/a/ https://new.example/c-other/
+	// true
+}

@@ -58,12 +58,18 @@ type Candidate struct {
 }
 
 // Backlink is a page that links to the dead URL, kept as evidence or
-// rejected (Reason says why).
+// rejected (Reason says why). Anchor holds the anchor texts of its links
+// to the dead URL, and Context the words a person sees around them (the
+// paper's radius of 10 words on each side, anchors included), both ""
+// for a page that was not kept. Context is left out of the JSON when
+// empty, so that the object stays that of INTERFACES.md: a reader of
+// older results sees none.
 type Backlink struct {
-	URI    string `json:"uri"`
-	Kept   bool   `json:"kept"`
-	Reason string `json:"reason"`
-	Anchor string `json:"anchor"`
+	URI     string `json:"uri"`
+	Kept    bool   `json:"kept"`
+	Reason  string `json:"reason"`
+	Anchor  string `json:"anchor"`
+	Context string `json:"context,omitempty"`
 }
 
 // Archive is an archived copy of the dead page.

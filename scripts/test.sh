@@ -7,7 +7,9 @@
 #
 # On a Debian machine where it runs as root, it first installs the four small
 # real documentation packages that the store's and the lab's tests read
-# (Click, Flask, Werkzeug, Jinja). Elsewhere those tests skip themselves.
+# (Click, Flask, Werkzeug, Jinja), and Chromium, in which the lab's
+# end-to-end test of relink review runs (lab/cmd/reviewshot). Elsewhere
+# those tests skip themselves.
 #
 #   bash scripts/test.sh            # everything
 #   FUZZTIME=0 bash scripts/test.sh     # no fuzzing beyond the seed corpora
@@ -21,18 +23,20 @@ staticcheck=honnef.co/go/tools/cmd/staticcheck@v0.8.2
 corpus="python-click-doc python-flask-doc python-werkzeug-doc python-jinja2-doc"
 
 missing=""
-for p in $corpus; do
+for p in $corpus chromium; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
 done
 if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	echo "installing$missing for the real-corpus tests" >&2
+	echo "installing$missing for the real-corpus and browser tests" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 	missing=""
 fi
-# Where the corpus could be installed, the lab's equivalence test must run,
-# not skip.
+# Where the corpus and the browser could be installed, the lab's equivalence
+# test and the browser test must run, not skip.
+case " $missing " in *" chromium "*) ;; *) export RELINK_REQUIRE_BROWSER=1 ;; esac
+missing=${missing/ chromium/}
 [ -n "$missing" ] || export RELINK_REQUIRE_CORPUS=1
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))

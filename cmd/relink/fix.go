@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/internal/atomicfile"
 	"github.com/linkrot/relink/internal/progress"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/repair"
@@ -391,21 +391,11 @@ func writeResults(stdout io.Writer, path string, results []repair.Result, format
 	if path == "-" {
 		return repair.Write(stdout, results, format, site)
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".relink-*")
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		return repair.Write(w, results, format, site)
+	})
 	if err != nil {
-		return fmt.Errorf("-out: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename, nothing to remove
-	if err := repair.Write(tmp, results, format, site); err != nil {
-		tmp.Close()
 		return fmt.Errorf("-out %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("-out %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("-out: %w", err)
 	}
 	return nil
 }

@@ -223,9 +223,28 @@ func fill(r *repair.Result, res *relink.Result, c *relink.Clues) {
 		}
 		if t.Kept && i < len(c.Evidence) {
 			b.Anchor = strings.Join(c.Evidence[i].Draw(backlink.Anchor, true), " ")
+			b.Context = contextWords(c.Evidence[i].Draw(contextRadius, true))
 		}
 		r.Backlinks = append(r.Backlinks, b)
 	}
+}
+
+// contextRadius is how many words on each side of a link to the dead URL
+// a result's backlink shows (the paper's ±10), and maxContextWords the
+// most words of them it keeps: a page that links to it many times gives
+// the first windows.
+const (
+	contextRadius   = backlink.Radius(10)
+	maxContextWords = 80
+)
+
+// contextWords joins the words around a backlink's links to the dead URL,
+// cut at maxContextWords with "…".
+func contextWords(words []string) string {
+	if len(words) > maxContextWords {
+		return strings.Join(words[:maxContextWords], " ") + " …"
+	}
+	return strings.Join(words, " ")
 }
 
 // evidence returns the reasons behind a Finder's answer res: how its

@@ -1,67 +1,48 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
 	"github.com/linkrot/relink/repair"
 )
 
-// decisionsFile is the form of fix -decisions: the repairs a person
-// reviewed (relink review writes it). Each accepted decision rewrites
-// Dead to URI, the URI chosen (the verdict's, or another candidate);
-// a rejected one, and a dead link without a decision, is left alone.
-type decisionsFile struct {
-	Decisions []decision `json:"decisions"`
-}
-
-type decision struct {
-	Dead     string `json:"dead"`
-	URI      string `json:"uri"`
-	Decision string `json:"decision"` // accept or reject
-}
-
-// maxDecisionsFile bounds the size of a -decisions file.
-const maxDecisionsFile = 64 << 20
-
-// readDecisions reads a -decisions file and returns its accepted repairs,
-// dead URL to new URI. A later decision about the same dead URL replaces
-// an earlier one.
+// readDecisions reads a -decisions file (repair.Decisions, which relink
+// review writes) and returns its accepted repairs, dead URL to new URI:
+// each accepted decision rewrites dead to uri, the URI chosen (the
+// verdict's, or another candidate); a rejected one, and a dead link
+// without a decision, is left alone. A later decision about the same dead
+// URL replaces an earlier one. An accepted decision whose URLs are not
+// web URLs makes the file unusable.
 func readDecisions(path string) (map[string]string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("-decisions: %w", err)
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxDecisionsFile {
-		return nil, fmt.Errorf("-decisions %s: not a decisions file (a regular file of at most %d MB)", path, maxDecisionsFile>>20)
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("-decisions %s: not a decisions file (a regular file)", path)
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("-decisions: %w", err)
 	}
-	var df decisionsFile
-	if err := json.Unmarshal(data, &df); err != nil {
+	defer f.Close()
+	df, err := repair.ReadDecisions(f)
+	if err != nil {
 		return nil, fmt.Errorf("-decisions %s: not a decisions file: %w", path, err)
 	}
-	accepted := map[string]string{}
 	for i, d := range df.Decisions {
-		switch d.Decision {
-		case "accept":
-			if _, err := webTarget("dead", d.Dead); err != nil {
-				return nil, fmt.Errorf("-decisions %s: decision %d: %w", path, i+1, err)
-			}
-			if _, err := webTarget("uri", d.URI); err != nil {
-				return nil, fmt.Errorf("-decisions %s: decision %d: %w", path, i+1, err)
-			}
-			accepted[d.Dead] = d.URI
-		case "reject":
-			delete(accepted, d.Dead)
-		default:
-			return nil, fmt.Errorf("-decisions %s: decision %d: %q is neither accept nor reject", path, i+1, d.Decision)
+		if d.Decision != repair.Accept {
+			continue
+		}
+		if _, err := webTarget("dead", d.Dead); err != nil {
+			return nil, fmt.Errorf("-decisions %s: decision %d: %w", path, i+1, err)
+		}
+		if _, err := webTarget("uri", d.URI); err != nil {
+			return nil, fmt.Errorf("-decisions %s: decision %d: %w", path, i+1, err)
 		}
 	}
-	return accepted, nil
+	return df.Accepted(), nil
 }
 
 // rewrite replaces the dead links of the files under -rewrite: the moves

@@ -12,6 +12,7 @@
 //	corpus     build a store from a manifest, a directory, WARC or WAT files
 //	find       treat one URL as missing and look for it again
 //	fix        find where many dead links went, and repair them
+//	review     accept or reject fix's repairs on a local web page
 //	signature  the lexical signature of a target from saved backlink pages
 //	soft404    the paper's soft 404 check of one live URL
 //
@@ -87,6 +88,8 @@ func commands() []*command {
 			flags: func() *flag.FlagSet { fs, _ := findFlags(); return fs }, text: findText},
 		{name: "fix", short: "find where many dead links went, and repair them", run: runFix,
 			flags: func() *flag.FlagSet { fs, _ := fixFlags(); return fs }, text: fixText},
+		{name: "review", short: "accept or reject fix's repairs on a local web page", run: runReview,
+			flags: func() *flag.FlagSet { fs, _ := reviewFlags(); return fs }, text: fixed(reviewHelp)},
 		{name: "signature", short: "the lexical signature of a target from saved backlink pages", run: runSignature,
 			flags: func() *flag.FlagSet { fs, _ := signatureFlags(); return fs }, text: fixed(signatureHelp)},
 		{name: "soft404", short: "the paper's soft 404 check of one live URL", run: runSoft404,
