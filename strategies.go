@@ -69,8 +69,9 @@ func (s URLTerms) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error)
 // that names a page ("best-practices.html", "dask.array.Array.any.html")
 // as one phrase: sites make such names from the page's title, so the
 // phrase finds the page among siblings that share its words but not
-// their order. A segment of fewer than two words (or none with a content
-// word) searches nothing.
+// their order. A segment of fewer than two words, or none with a content
+// word, or with a content word no document holds (as Tools.DF answers: the
+// words URLTerms asks about too), searches nothing.
 type URLPhrase struct{}
 
 // Name returns "url-phrase".
@@ -87,10 +88,17 @@ func (URLPhrase) Needs() Needs { return Needs{ArchivedBacklinks: true} }
 func (URLPhrase) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 	out := &Outcome{}
 	words := SlugWords(c.URI)
-	if len(words) < 2 || !hasContentWord(strings.Join(words, " ")) {
+	content := slices.DeleteFunc(slices.Clone(words), lexsig.IsStopWord)
+	if len(words) < 2 || len(content) == 0 {
 		return out, nil
 	}
-	var err error
+	terms, err := lexsig.Rank(ctx, lexsig.Count(content), t.DF)
+	if err != nil {
+		return nil, fmt.Errorf("relink: rank terms: %w", err)
+	}
+	if len(lexsig.Signature(terms).Held()) < len(terms) {
+		return out, nil
+	}
 	out.Candidates, err = t.search(ctx, out, lexsig.Query{Terms: words, Phrase: true})
 	return out, err
 }

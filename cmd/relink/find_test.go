@@ -140,7 +140,7 @@ func TestFindErrors(t *testing.T) {
 		{"no store", []string{"-store", filepath.Join(t.TempDir(), "none.db"), "https://a.example/"}, "relink corpus"},
 		{"bad radius", []string{"-store", db, "-radius", "near", "https://a.example/"}, "near"},
 		{"relative URL", []string{"-store", db, "/guides/x.html"}, ""},
-		{"unknown method", []string{"-store", db, "-method", "magic", target}, "best, paper, phrase, url-2"},
+		{"unknown method", []string{"-store", db, "-method", "magic", target}, "best, paper, phrase, url-phrase, url-2"},
 		{"unknown engine", []string{"-store", db, "-search", "altavista", target}, "store, google, brave, marginalia, mojeek, searxng"},
 		{"unknown df", []string{"-store", db, "-df", "guess", target}, "store, search, table"},
 		{"unknown archive", []string{"-store", db, "-archive", "archive.today", target}, "none, wayback, memento"},
