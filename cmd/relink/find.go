@@ -301,7 +301,7 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 	}
 	dfs := sv.dfs
 	f := &relink.Finder{
-		Backlinks:     view,
+		Backlinks:     sv.backlinks(&p.liveConfig, view),
 		Fetcher:       sv.fetcher,
 		DF:            dfs.df,
 		Searcher:      sv.searcher,
@@ -310,6 +310,12 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 		KeepMissing:   p.keepMissing,
 		KeepBacklinks: p.keepBacklinks,
 		Threshold:     p.threshold,
+	}
+	if sv.probes != nil {
+		f.Filters.Fetcher = sv.probes
+	}
+	if f.Backlinks == nil {
+		return usagef("-backlinks-from names no source of backlinks")
 	}
 	var notes []string
 	redirects := func() ([]outputRedirect, string) { return nil, "" }

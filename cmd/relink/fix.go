@@ -196,6 +196,9 @@ func parseFix(args []string) (*fixConfig, error) {
 			return nil, usagef("bad -fail-on %s: want verdicts among %s", quoteArg(v), joinNames(repair.Verdicts()))
 		}
 	}
+	if c.storePath == "" && slices.Contains(c.backlinksFrom, "store") {
+		return nil, usagef("-backlinks-from store needs -store")
+	}
 	if c.storePath == "" {
 		for _, r := range []struct {
 			ok   bool

@@ -24,13 +24,16 @@ import (
 // inspected backlink pages and the document frequencies. It is safe for
 // concurrent use.
 type fixer struct {
-	backlinks backlink.Provider // the store's, or nil
+	backlinks backlink.Provider // the store's and the wiki's, or nil
 	fetcher   filter.Fetcher
-	searcher  lexsig.Searcher
-	df        lexsig.DF
-	archive   filter.Fetcher // nil without -archive
-	pages     relink.PageCache
-	strategy  relink.Strategy
+	// probes fetches soft-404 probes (the fetcher, or the cache's
+	// per-host verdicts in front of it).
+	probes   filter.Fetcher
+	searcher lexsig.Searcher
+	df       lexsig.DF
+	archive  filter.Fetcher // nil without -archive
+	pages    relink.PageCache
+	strategy relink.Strategy
 	// soft404 is the soft-404 filter alone, for the dead URL's own page.
 	soft404 *filter.Filters
 	// threshold is -threshold; finderThreshold the Finder's form of it
@@ -43,8 +46,14 @@ type fixer struct {
 // none) for the command line c.
 func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
 	fetcher := countingFetcher{f: sv.fetcher, service: serviceFetch}
+	probes := filter.Fetcher(fetcher)
+	if sv.probes != nil {
+		probes = countingFetcher{f: sv.probes, service: serviceFetch}
+	}
 	fx := &fixer{
 		fetcher:         fetcher,
+		probes:          probes,
+		backlinks:       sv.backlinks(&c.liveConfig, st),
 		searcher:        countingSearcher{sv.searcher},
 		df:              countingDF{sv.dfs.df},
 		pages:           relink.NewPageCache(int64(c.pageBudget) << 20),
@@ -52,14 +61,11 @@ func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
 		threshold:       c.threshold,
 		finderThreshold: c.threshold,
 		concurrency:     c.concurrency,
-		soft404: &filter.Filters{Fetcher: fetcher, Disabled: []string{
+		soft404: &filter.Filters{Fetcher: probes, Disabled: []string{
 			filter.FilterStatus, filter.FilterFileType, filter.FilterSize, filter.FilterLanguage}},
 	}
 	if c.threshold == 0 {
 		fx.finderThreshold = -1
-	}
-	if st != nil {
-		fx.backlinks = st
 	}
 	if sv.arch != nil {
 		fx.archive = countingFetcher{f: sv.arch.log.Fetcher, service: serviceArchive}
@@ -195,6 +201,7 @@ func (fx *fixer) finder(target string, sources []string) *relink.Finder {
 		Strategy:  fx.strategy,
 		Pages:     fx.pages,
 		Threshold: fx.finderThreshold,
+		Filters:   filter.Filters{Fetcher: fx.probes},
 	}
 	if fx.archive != nil {
 		f.Archive = fx.archive

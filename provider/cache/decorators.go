@@ -50,10 +50,14 @@ func key(parts ...string) string { return strings.Join(parts, "\x00") }
 // URI fetched within MaxAge is answered from the Dir, page and status as
 // they were, and sends no request. It keeps every answer but those worth
 // a retry (408, 429, 5xx) and bodies above MaxBody; errors are never kept.
-// The key is the URI as asked, not canonicalized.
+// The key is Name and the URI as asked, not canonicalized.
 type Fetcher struct {
 	// Dir holds the pages; nil keeps none.
 	Dir *Dir
+	// Name tells apart the pages of fetchers that answer one URI
+	// differently: an archive's address, a proxy standing in for the web.
+	// Empty is a name too.
+	Name string
 	// Kind names the records; empty means KindPage. Give each source of
 	// pages its own (an archive's copies are not the live pages).
 	Kind string
@@ -76,7 +80,7 @@ func (f *Fetcher) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	if most <= 0 {
 		most = DefaultMaxBody
 	}
-	return remember(f.Dir, kind, uri, func() (*filter.Page, error) {
+	return remember(f.Dir, kind, key(f.Name, uri), func() (*filter.Page, error) {
 		return f.Fetcher.Fetch(ctx, uri)
 	}, func(p *filter.Page) bool {
 		return p != nil && !retry.Status(p.Status) && len(p.Body) <= most
