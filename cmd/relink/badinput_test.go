@@ -163,7 +163,9 @@ func TestBadInput(t *testing.T) {
 		{name: "fix cache-age 0", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-cache-age", "0s"} }, code: exitUsage},
 		{name: "fix cache and no-cache", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-cache", fx.dir, "-no-cache"} }, code: exitUsage},
 		{name: "fix unknown backlinks-from", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-backlinks-from", "yahoo"} }, code: exitUsage},
-		{name: "fix mediawiki-api alone", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-mediawiki-api", "https://w.example/w/api.php"} }, code: exitUsage},
+		{name: "fix mediawiki-api alone", args: func(fx *fixture) []string {
+			return []string{"fix", "-store", fx.good, "-mediawiki-api", "https://w.example/w/api.php"}
+		}, code: exitUsage},
 		{name: "fix bad mediawiki-api", args: func(fx *fixture) []string {
 			return []string{"fix", "-store", fx.good, "-backlinks-from", "mediawiki", "-mediawiki-api", "ftp://w.example/"}
 		}, code: exitUsage},
