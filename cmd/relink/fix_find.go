@@ -14,8 +14,10 @@ import (
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/cache"
 	"github.com/linkrot/relink/provider/memento"
 	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/provider/wayback"
 	"github.com/linkrot/relink/repair"
 )
 
@@ -32,8 +34,11 @@ type fixer struct {
 	searcher lexsig.Searcher
 	df       lexsig.DF
 	archive  filter.Fetcher // nil without -archive
-	pages    relink.PageCache
-	strategy relink.Strategy
+	// redirects lists the dead URL's historical redirects; nil unless
+	// the archive is the Wayback Machine.
+	redirects redirectLister
+	pages     relink.PageCache
+	strategy  relink.Strategy
 	// soft404 is the soft-404 filter alone, for the dead URL's own page.
 	soft404 *filter.Filters
 	// threshold is -threshold; finderThreshold the Finder's form of it
@@ -70,6 +75,14 @@ func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
 	if sv.arch != nil {
 		fx.archive = countingFetcher{f: sv.arch.log.Fetcher, service: serviceArchive}
 	}
+	if sv.arch != nil && sv.arch.wayback != nil {
+		w, name := sv.arch.wayback, c.archive+" "+c.archiveURL
+		fx.redirects = func(ctx context.Context, uri string) ([]wayback.Redirect, error) {
+			return cache.Remember(sv.cache, "redirects", name+"\x00"+uri, func() ([]wayback.Redirect, error) {
+				return w.Redirects(ctx, uri)
+			})
+		}
+	}
 	return fx
 }
 
@@ -104,6 +117,7 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 	if ctx.Err() != nil {
 		return false
 	}
+	wait := fx.startRedirects(ctx, target)
 	if fx.archive != nil {
 		p, err := fx.archive.Fetch(ctx, target)
 		if err == nil && p != nil && filter.IsSuccess(p.Status) {
@@ -113,17 +127,20 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 
 	f := fx.finder(target, l.Sources)
 	s := fx.strategy
+	var res *relink.Result
 	clues, err := f.Clues(ctx, target, s.Needs())
-	if err != nil {
-		return failed(r, err)
+	if err == nil {
+		var o *relink.Outcome
+		if o, err = s.Find(ctx, clues, f.Tools()); err == nil {
+			res, err = f.Answer(s, clues, o)
+		}
 	}
-	o, err := s.Find(ctx, clues, f.Tools())
-	if err != nil {
-		return failed(r, err)
-	}
-	res, err := f.Answer(s, clues, o)
+	moved := fx.historicalRedirect(ctx, target, wait, r)
 	if res != nil {
 		fill(r, res, clues)
+	}
+	if moved != nil {
+		return fx.withRedirect(r, res, clues, err, moved)
 	}
 	switch {
 	case errors.Is(err, relink.ErrNoQuery):
@@ -137,6 +154,34 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 		r.Verdict = repair.Gone
 	}
 	r.Evidence = append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...)
+	return true
+}
+
+// withRedirect completes r, which holds the Finder's answer res (nil when
+// it had none) and its error err, with the live page a historical
+// redirect led to: moved when the combined confidence reaches the
+// threshold, gone otherwise. When the Finder failed (a service), the
+// redirect answers alone if it reaches the threshold; otherwise the
+// result is unknown and not final, as without it.
+func (fx *fixer) withRedirect(r *repair.Result, res *relink.Result, clues *relink.Clues, err error, m *movedByRedirect) bool {
+	switch {
+	case err == nil:
+		r.Evidence = append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...)
+	case errors.Is(err, relink.ErrNoQuery):
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "search", Detail: err.Error()})
+	case m.confidence < fx.threshold:
+		return failed(r, err)
+	default:
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "search", Detail: "the search failed: " + err.Error()})
+		r.Candidates, r.Confidence = nil, 0
+	}
+	weighRedirect(r, m)
+	r.URI, r.Error = "", ""
+	if r.Confidence >= fx.threshold {
+		r.Verdict, r.URI = repair.Moved, r.Candidates[0].URI
+	} else {
+		r.Verdict = repair.Gone
+	}
 	return true
 }
 

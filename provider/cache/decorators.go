@@ -25,9 +25,16 @@ const (
 	KindProbe     = "soft404"
 )
 
-// remember returns the value of kind and key from d, or asks for it and
-// stores the answer when keep says it would be the same if asked again. A
-// nil d asks every time.
+// Remember returns the value stored under kind and key in d (decoded from
+// JSON into a T), or else asks for it and stores the answer (as JSON)
+// unless ask failed. A nil d asks every time. It serves any answer the
+// decorators do not cover, such as an archive's list of a URI's
+// historical redirects.
+func Remember[T any](d *Dir, kind, key string, ask func() (T, error)) (T, error) {
+	return remember(d, kind, key, ask, func(T) bool { return true })
+}
+
+// remember is Remember, storing only the answers keep accepts.
 func remember[T any](d *Dir, kind, key string, ask func() (T, error), keep func(T) bool) (T, error) {
 	var v T
 	if d == nil {

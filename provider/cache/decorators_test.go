@@ -176,3 +176,24 @@ func TestProbes(t *testing.T) {
 		}
 	}
 }
+
+func TestRemember(t *testing.T) {
+	d := New(t.TempDir(), 0)
+	calls := 0
+	ask := func() ([]string, error) {
+		calls++
+		if calls == 1 {
+			return nil, errors.New("archive down")
+		}
+		return []string{"https://new.example/a"}, nil
+	}
+	for i, want := range []int{1, 2, 2} {
+		got, err := Remember(d, "redirects", "https://old.example/a", ask)
+		if calls != want {
+			t.Errorf("call %d: asked %d times, want %d", i+1, calls, want)
+		}
+		if err == nil && (len(got) != 1 || got[0] != "https://new.example/a") {
+			t.Errorf("call %d: %v", i+1, got)
+		}
+	}
+}
