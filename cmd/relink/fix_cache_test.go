@@ -62,6 +62,11 @@ func TestFixCache(t *testing.T) {
 	if fetches[2] <= fetches[0] {
 		t.Errorf("fetches without the cache %d, want more than the first run's %d", fetches[2], fetches[0])
 	}
+	// robots.txt was asked by the first run and by the run without the
+	// cache, not by the second.
+	if n := seen()["/robots.txt"]; n != 2 {
+		t.Errorf("robots.txt asked %d times, want 2", n)
+	}
 	for i := 1; i < 3; i++ {
 		if diff := cmp.Diff(verdicts(results[0]), verdicts(results[i])); diff != "" {
 			t.Errorf("run %d's verdicts differ from the first's (-first +run):\n%s", i+1, diff)

@@ -231,6 +231,9 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view *store.Store
 		// -rate, when given, is each host's rate too (its default is
 		// the web client's: one request a second).
 		sv.web = &web.Client{UserAgent: c.userAgent, Rate: rate.Limit(c.rate), AllowPrivate: c.allowPrivate, IgnoreRobots: c.ignoreRobots}
+		if sv.cache != nil {
+			sv.web.Robots = &cache.Robots{Dir: sv.cache, Name: c.webName()}
+		}
 		sv.fetcher = &cache.Fetcher{Dir: sv.cache, Name: c.webName(), Fetcher: unreachableFirst(sv.web)}
 		if sv.cache != nil {
 			sv.probes = &cache.Probes{Dir: sv.cache, Fetcher: sv.fetcher}

@@ -23,6 +23,7 @@ const (
 	KindSearch    = "search"
 	KindBacklinks = "backlinks"
 	KindProbe     = "soft404"
+	KindRobots    = "robots"
 )
 
 // Remember returns the value stored under kind and key in d (decoded from
@@ -184,4 +185,37 @@ func (p *Probes) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 		p.Dir.putJSON(KindProbe, origin, probeVerdict{Status: page.Status})
 	}
 	return page, err
+}
+
+// Robots keeps robots.txt answers by origin in a Dir: a provider/web
+// RobotsStore (its Client.Robots), so that a robots.txt fetched by one
+// run is not fetched again by the next within MaxAge.
+type Robots struct {
+	// Dir holds the answers; nil keeps none.
+	Dir *Dir
+	// Name tells apart the answers of clients that see hosts differently
+	// (a proxy standing in for the web), as Fetcher.Name.
+	Name string
+}
+
+// robotsAnswer is a robots.txt answer as kept.
+type robotsAnswer struct {
+	Status int    `json:"status"`
+	Body   []byte `json:"body"`
+}
+
+// LoadRobots returns origin's robots.txt answer, or ok false.
+func (r *Robots) LoadRobots(origin string) (status int, body []byte, ok bool) {
+	var a robotsAnswer
+	if r.Dir == nil || !r.Dir.getJSON(KindRobots, key(r.Name, origin), &a) {
+		return 0, nil, false
+	}
+	return a.Status, a.Body, true
+}
+
+// StoreRobots keeps origin's robots.txt answer.
+func (r *Robots) StoreRobots(origin string, status int, body []byte) {
+	if r.Dir != nil {
+		r.Dir.putJSON(KindRobots, key(r.Name, origin), robotsAnswer{status, body})
+	}
 }

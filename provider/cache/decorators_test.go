@@ -197,3 +197,24 @@ func TestRemember(t *testing.T) {
 		}
 	}
 }
+
+func TestRobots(t *testing.T) {
+	d := New(t.TempDir(), 0)
+	r := &Robots{Dir: d, Name: "web"}
+	if _, _, ok := r.LoadRobots("https://a.example"); ok {
+		t.Fatal("LoadRobots found an answer in an empty Dir")
+	}
+	r.StoreRobots("https://a.example", 200, []byte("User-agent: *\nDisallow: /private\n"))
+	status, body, ok := r.LoadRobots("https://a.example")
+	if !ok || status != 200 || string(body) != "User-agent: *\nDisallow: /private\n" {
+		t.Errorf("LoadRobots = %d, %q, %v", status, body, ok)
+	}
+	if _, _, ok := (&Robots{Dir: d, Name: "proxy"}).LoadRobots("https://a.example"); ok {
+		t.Error("another Name found the answer")
+	}
+	var none Robots
+	none.StoreRobots("https://a.example", 200, nil)
+	if _, _, ok := none.LoadRobots("https://a.example"); ok {
+		t.Error("a Robots without Dir kept an answer")
+	}
+}
