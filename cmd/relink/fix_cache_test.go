@@ -63,7 +63,12 @@ func TestFixCache(t *testing.T) {
 		t.Errorf("fetches without the cache %d, want more than the first run's %d", fetches[2], fetches[0])
 	}
 	// robots.txt was asked by the first run and by the run without the
-	// cache, not by the second.
+	// cache, not by the second; nor by a run with the cache for a page of
+	// the same site that no run fetched.
+	fixResults(t, base+"guides/never-fetched.html\n", append(append([]string{}, args...), "-cache", filepath.Join(dir, "cache"))...)
+	if seen()["/guides/never-fetched.html"] == 0 {
+		t.Error("the new page was not fetched")
+	}
 	if n := seen()["/robots.txt"]; n != 2 {
 		t.Errorf("robots.txt asked %d times, want 2", n)
 	}
