@@ -17,7 +17,6 @@ import (
 	"github.com/linkrot/relink/provider/cache"
 	"github.com/linkrot/relink/provider/memento"
 	"github.com/linkrot/relink/provider/store"
-	"github.com/linkrot/relink/provider/wayback"
 	"github.com/linkrot/relink/repair"
 )
 
@@ -75,11 +74,11 @@ func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
 	if sv.arch != nil {
 		fx.archive = countingFetcher{f: sv.arch.log.Fetcher, service: serviceArchive}
 	}
-	if sv.arch != nil && sv.arch.wayback != nil {
-		w, name := sv.arch.wayback, c.archive+" "+c.archiveURL
-		fx.redirects = func(ctx context.Context, uri string) ([]wayback.Redirect, error) {
-			return cache.Remember(sv.cache, "redirects", name+"\x00"+uri, func() ([]wayback.Redirect, error) {
-				return w.Redirects(ctx, uri)
+	if list := sv.arch.redirectLister(); list != nil {
+		name := strings.Join([]string{c.archive, c.archiveURL, c.archiveDataURL}, " ")
+		fx.redirects = func(ctx context.Context, uri string) ([]pastRedirect, error) {
+			return cache.Remember(sv.cache, "redirects", name+"\x00"+uri, func() ([]pastRedirect, error) {
+				return list(ctx, uri)
 			})
 		}
 	}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"time"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/ccindex"
 	"github.com/linkrot/relink/provider/wayback"
 	"github.com/linkrot/relink/repair"
 )
@@ -30,9 +32,55 @@ const (
 	maxRedirectChecks = 3
 )
 
-// redirectLister lists a URI's historical redirects (wayback.Client's
-// Redirects, behind the cache).
-type redirectLister func(ctx context.Context, uri string) ([]wayback.Redirect, error)
+// redirectLister lists a URI's historical redirects, oldest first
+// (wayback.Client's or ccindex.Client's Redirects, behind the cache).
+type redirectLister func(ctx context.Context, uri string) ([]pastRedirect, error)
+
+// pastRedirect is one archived redirect of a URI and where it led.
+type pastRedirect struct {
+	Captured time.Time `json:"captured"`
+	// Status is the captured redirect's status (301, 302, ...).
+	Status int `json:"status"`
+	// Final is where the redirects that started there ended, Hops how
+	// many there were.
+	Final string `json:"final"`
+	Hops  int    `json:"hops"`
+}
+
+// waybackRedirects lists uri's historical redirects in the Wayback
+// Machine: the chains that end (no loop, not too long).
+func waybackRedirects(w *wayback.Client) redirectLister {
+	return func(ctx context.Context, uri string) ([]pastRedirect, error) {
+		rs, err := w.Redirects(ctx, uri)
+		if err != nil {
+			return nil, err
+		}
+		out := []pastRedirect{}
+		for _, r := range rs {
+			if r.Loop || r.TooManyHops || len(r.Hops) == 0 || r.Final == "" {
+				continue
+			}
+			out = append(out, pastRedirect{Captured: r.Capture.Time, Status: r.Hops[0].Status, Final: r.Final, Hops: len(r.Hops)})
+		}
+		return out, nil
+	}
+}
+
+// ccindexRedirects lists uri's redirects in the newest Common Crawl crawl
+// that captured it, one hop each (the index keeps the Location).
+func ccindexRedirects(cc *ccindex.Client) redirectLister {
+	return func(ctx context.Context, uri string) ([]pastRedirect, error) {
+		caps, err := cc.Redirects(ctx, uri)
+		if err != nil {
+			return nil, err
+		}
+		out := []pastRedirect{}
+		for _, cp := range caps {
+			out = append(out, pastRedirect{Captured: cp.Time, Status: cp.Status, Final: cp.Redirect, Hops: 1})
+		}
+		return out, nil
+	}
+}
 
 // movedByRedirect is a live page that a historical redirect of the dead
 // URL leads to.
@@ -44,12 +92,12 @@ type movedByRedirect struct {
 // startRedirects asks the archive for target's historical redirects
 // while the Finder runs; the returned function waits for the answer. With
 // no lister it returns nil.
-func (fx *fixer) startRedirects(ctx context.Context, target string) func() ([]wayback.Redirect, error) {
+func (fx *fixer) startRedirects(ctx context.Context, target string) func() ([]pastRedirect, error) {
 	if fx.redirects == nil {
 		return nil
 	}
 	type answer struct {
-		rs  []wayback.Redirect
+		rs  []pastRedirect
 		err error
 	}
 	ch := make(chan answer, 1)
@@ -57,7 +105,7 @@ func (fx *fixer) startRedirects(ctx context.Context, target string) func() ([]wa
 		rs, err := fx.redirects(countAs(ctx, serviceArchive), target)
 		ch <- answer{rs, err}
 	}()
-	return func() ([]wayback.Redirect, error) {
+	return func() ([]pastRedirect, error) {
 		a := <-ch
 		return a.rs, a.err
 	}
@@ -67,7 +115,7 @@ func (fx *fixer) startRedirects(ctx context.Context, target string) func() ([]wa
 // targets, the latest capture first: the first that answers 2xx and is
 // no soft 404 is returned. What each redirect showed is added to r's
 // evidence.
-func (fx *fixer) historicalRedirect(ctx context.Context, target string, wait func() ([]wayback.Redirect, error), r *repair.Result) *movedByRedirect {
+func (fx *fixer) historicalRedirect(ctx context.Context, target string, wait func() ([]pastRedirect, error), r *repair.Result) *movedByRedirect {
 	if wait == nil {
 		return nil
 	}
@@ -79,7 +127,7 @@ func (fx *fixer) historicalRedirect(ctx context.Context, target string, wait fun
 	tried := map[string]bool{schemeless(target): true}
 	checks := 0
 	for _, rd := range slices.Backward(rs) {
-		if rd.Loop || rd.TooManyHops || rd.Final == "" || len(rd.Hops) == 0 {
+		if rd.Final == "" {
 			continue
 		}
 		to := canonOr(rd.Final)
@@ -87,10 +135,10 @@ func (fx *fixer) historicalRedirect(ctx context.Context, target string, wait fun
 			continue
 		}
 		tried[schemeless(to)] = true
-		status := rd.Hops[0].Status
-		said := fmt.Sprintf("archived %d on %s to %s", status, rd.Capture.Time.Format("2006-01-02"), rd.Final)
-		if len(rd.Hops) > 1 {
-			said += fmt.Sprintf(" (%d redirects)", len(rd.Hops))
+		status := rd.Status
+		said := fmt.Sprintf("archived %d on %s to %s", status, rd.Captured.Format("2006-01-02"), rd.Final)
+		if rd.Hops > 1 {
+			said += fmt.Sprintf(" (%d redirects)", rd.Hops)
 		}
 		if isHome(to) && !isHome(target) {
 			r.Evidence = append(r.Evidence, repair.Evidence{Kind: "redirect", Detail: said + ": a site's home page, which says the page is gone, not where"})

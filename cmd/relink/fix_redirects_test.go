@@ -99,3 +99,42 @@ func TestFixRedirect(t *testing.T) {
 		})
 	}
 }
+
+// TestFixRedirectCCIndex reads the redirect from the Common Crawl index,
+// whose CDX lines keep a redirect capture's Location ("redirect"): the
+// newest crawl that captured the dead URL saw a 301 to a live page.
+func TestFixRedirectCCIndex(t *testing.T) {
+	srv, _ := liveFixSite(t)
+	base := srv.URL + "/"
+	db := buildFixStore(t, base)
+	dead := base + "guides/rye-bread.html"
+	var asked atomic.Int64
+	cc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		switch {
+		case r.URL.Path == "/collinfo.json":
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`[{"id": "CC-MAIN-2026-43", "name": "October 2026 Index", "cdx-api": "https://index.commoncrawl.org/CC-MAIN-2026-43-index", "from": "2026-10-04T12:01:02", "to": "2026-10-17T23:59:58"}]`))
+		case r.URL.Path == "/CC-MAIN-2026-43-index" && r.URL.Query().Get("url") == dead:
+			w.Header().Set("Content-Type", "text/x-ndjson")
+			w.Write([]byte(`{"urlkey": "1,0,0,127)/guides/rye-bread.html", "timestamp": "20261008101112", "url": "` + dead +
+				`", "mime": "text/html", "mime-detected": "text/html", "status": "301", "digest": "3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", "length": "612", "offset": "1024", "filename": "crawl-data/CC-MAIN-2026-43/segments/1/warc/x.warc.gz", "redirect": "/recipes/focaccia.html"}` + "\n"))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"message": "No Captures found for: ` + r.URL.Query().Get("url") + `"}`))
+		}
+	}))
+	t.Cleanup(cc.Close)
+	got, stderr := fixResults(t, dead+"\n", "-store", db, "-fetch", "web", "-allow-private", "-rate", "inf", "-no-cache",
+		"-archive", "ccindex", "-archive-url", cc.URL, "-archive-data-url", cc.URL)
+	if len(got) != 1 {
+		t.Fatalf("%d results (stderr %q)", len(got), stderr)
+	}
+	r := got[0]
+	if r.Verdict != repair.Moved || r.URI != base+"recipes/focaccia.html" || r.Confidence < redirectPermanentConfidence {
+		t.Errorf("%s %q %.2f, want moved to the focaccia page at %.2f", r.Verdict, r.URI, r.Confidence, redirectPermanentConfidence)
+	}
+	if r.Calls.Archive != int(asked.Load()) {
+		t.Errorf("calls %+v, the index saw %d requests", r.Calls, asked.Load())
+	}
+}
