@@ -25,40 +25,37 @@ func (c *Client) Redirects(ctx context.Context, uri string) ([]Capture, error) {
 
 // redirects is Redirects without the *Error.
 func (c *Client) redirects(ctx context.Context, uri string) ([]Capture, error) {
-	uri, err := checkURI(uri)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := c.collectionIDs(ctx)
-	if err != nil {
-		return nil, err
-	}
 	out := []Capture{}
-	for _, id := range ids {
-		caps, err := c.captures(ctx, id, uri)
-		if err != nil {
-			return nil, err
-		}
+	err := c.eachCrawl(ctx, uri, func(caps []Capture) bool {
 		for _, cp := range caps {
-			if cp.Status < 300 || cp.Status > 399 || cp.Redirect == "" {
-				continue
+			if to, ok := redirectTarget(cp); ok {
+				cp.Redirect = to
+				out = append(out, cp)
 			}
-			base, err := url.Parse(cp.URL)
-			if err != nil {
-				continue
-			}
-			to, err := base.Parse(cp.Redirect)
-			if err != nil || (to.Scheme != "http" && to.Scheme != "https") || to.Host == "" {
-				continue
-			}
-			to.Fragment, to.RawFragment = "", ""
-			cp.Redirect = to.String()
-			out = append(out, cp)
 		}
-		if len(caps) > 0 {
-			break
-		}
+		return len(caps) > 0
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	return out, nil
+}
+
+// redirectTarget returns where a redirect capture led: its Redirect made
+// absolute against its URL, without fragment, when it is an http(s) URI.
+func redirectTarget(cp Capture) (string, bool) {
+	if cp.Status < 300 || cp.Status > 399 || cp.Redirect == "" {
+		return "", false
+	}
+	base, err := url.Parse(cp.URL)
+	if err != nil {
+		return "", false
+	}
+	to, err := base.Parse(cp.Redirect)
+	if err != nil || (to.Scheme != "http" && to.Scheme != "https") || to.Host == "" {
+		return "", false
+	}
+	to.Fragment, to.RawFragment = "", ""
+	return to.String(), true
 }
