@@ -51,8 +51,8 @@ For each dead URL, in the input's order, it
      articles citing it) with relink's default method (%s):
      backlink pages read live or from the store, and from an archive
      when they are gone, searches, the archived copy of the dead page;
-  3. with -archive wayback, checks where the dead URL's archived
-     redirects lead: a live page that is no soft 404 (nor a home page)
+  3. with -archive wayback or ccindex, checks where the dead URL's
+     archived redirects lead: a live page that is no soft 404 (nor a home page)
      is a candidate, a permanent redirect's alone at confidence 0.9, a
      temporary one's at 0.6, and one that is also the first candidate
      raises its confidence (1-(1-a)(1-b));
