@@ -60,6 +60,8 @@ var (
 // APIError is an error answer of the Action API: {"error": {"code":
 // ..., "info": ...}}.
 type APIError struct {
+	// Code is the error's code ("maxlag", "ratelimited", "badvalue",
+	// "readapidenied", ...), Info its message.
 	Code, Info string
 	// RetryAfter is the wait the answer's Retry-After header asked for,
 	// zero when none.
@@ -122,7 +124,9 @@ func (c *Client) init() {
 		if ua == "" {
 			ua = useragent.Default
 		}
-		c.api = &apiclient.Client{Service: "mediawiki", HTTP: c.HTTP, UserAgent: ua, Rate: r}
+		// A 429 (Wikimedia's API rate limits since 2026) pauses every
+		// request of the Client, for its Retry-After or MinLagWait.
+		c.api = &apiclient.Client{Service: "mediawiki", HTTP: c.HTTP, UserAgent: ua, Rate: r, RateLimitPause: MinLagWait}
 		c.article = c.ArticlePath
 		if c.sleep == nil {
 			c.sleep = retry.Sleep

@@ -30,9 +30,10 @@
 // authors (Wikimedia refuses generic ones; give your own contact with
 // Client.UserAgent), maxlag=5 on every request, and after a maxlag or
 // ratelimited error the wait the answer's Retry-After asks (at least 5
-// seconds), up to MaxLagAttempts times. HTTP 429 and 5xx answers are
-// retried with backoff by the shared API client, which honours
-// Retry-After.
+// seconds), up to MaxLagAttempts times. HTTP 429 answers (Wikimedia has
+// enforced API rate limits on anonymous clients since 2026) pause every
+// request of the Client for their Retry-After, at least 5 seconds, and
+// 5xx answers are retried with backoff, by the shared API client.
 //
 // # What it does not do
 //

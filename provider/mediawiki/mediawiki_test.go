@@ -263,3 +263,32 @@ func TestArticleURL(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLimited: an HTTP 429 from Wikimedia's rate limiter is waited
+// out (its Retry-After) and the request sent again.
+func TestRateLimited(t *testing.T) {
+	var n int
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if first {
+			w.Header().Set("Retry-After", "0")
+			http.Error(w, "Too many requests", http.StatusTooManyRequests)
+			return
+		}
+		w.Write([]byte(`{"batchcomplete":true,"query":{"exturlusage":[]}}`))
+	}))
+	defer srv.Close()
+	c := &Client{Endpoint: srv.URL, Rate: rate.Inf}
+	c.init()
+	c.api.RateLimitPause = time.Millisecond
+	got, err := c.Backlinks(context.Background(), "http://old.example/a", 10)
+	require.NoError(t, err)
+	require.Empty(t, got)
+	if n != 3 { // the 429, its retry, and https
+		t.Errorf("%d requests, want 3", n)
+	}
+}
