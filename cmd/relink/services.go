@@ -234,9 +234,12 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view *store.Store
 		if sv.cache != nil {
 			sv.web.Robots = &cache.Robots{Dir: sv.cache, Name: c.webName()}
 		}
-		sv.fetcher = &cache.Fetcher{Dir: sv.cache, Name: c.webName(), Fetcher: unreachableFirst(sv.web)}
+		live := unreachableFirst(sv.web)
+		sv.fetcher = &cache.Fetcher{Dir: sv.cache, Name: c.webName(), Fetcher: live}
 		if sv.cache != nil {
-			sv.probes = &cache.Probes{Dir: sv.cache, Fetcher: sv.fetcher}
+			// A probe's made-up URI is never asked again: the host's
+			// verdict is kept, not the page.
+			sv.probes = &cache.Probes{Dir: sv.cache, Name: c.webName(), Fetcher: live}
 		}
 	}
 	return nil

@@ -158,6 +158,9 @@ func (b *Backlinks) FoldsSchemes() bool { return backlink.FoldsSchemes(b.Provide
 type Probes struct {
 	// Dir holds the verdicts; nil keeps none.
 	Dir *Dir
+	// Name tells apart the verdicts of fetchers that see hosts
+	// differently, as Fetcher.Name.
+	Name string
 	// Fetcher fetches the probes.
 	Fetcher filter.Fetcher
 }
@@ -175,7 +178,7 @@ func (p *Probes) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	if p.Dir == nil || err != nil || u.Host == "" {
 		return p.Fetcher.Fetch(ctx, uri)
 	}
-	origin := strings.ToLower(u.Scheme + "://" + u.Host)
+	origin := key(p.Name, strings.ToLower(u.Scheme+"://"+u.Host))
 	var v probeVerdict
 	if p.Dir.getJSON(KindProbe, origin, &v) && v.Status != 0 && !filter.IsSuccess(v.Status) {
 		return &filter.Page{URI: uri, Status: v.Status}, nil
