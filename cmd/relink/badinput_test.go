@@ -160,6 +160,21 @@ func TestBadInput(t *testing.T) {
 		{name: "fix unknown flag", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-frobnicate"} }, code: exitUsage},
 		{name: "fix threshold -1", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-threshold", "-1"} }, code: exitUsage},
 		{name: "fix threshold NaN", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-threshold", "NaN"} }, code: exitUsage},
+		{name: "fix cache-age 0", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-cache-age", "0s"} }, code: exitUsage},
+		{name: "fix cache and no-cache", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-cache", fx.dir, "-no-cache"} }, code: exitUsage},
+		{name: "fix unknown backlinks-from", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-backlinks-from", "yahoo"} }, code: exitUsage},
+		{name: "fix mediawiki-api alone", args: func(fx *fixture) []string {
+			return []string{"fix", "-store", fx.good, "-mediawiki-api", "https://w.example/w/api.php"}
+		}, code: exitUsage},
+		{name: "fix bad mediawiki-api", args: func(fx *fixture) []string {
+			return []string{"fix", "-store", fx.good, "-backlinks-from", "mediawiki", "-mediawiki-api", "ftp://w.example/"}
+		}, code: exitUsage},
+		{name: "fix bad article path", args: func(fx *fixture) []string {
+			return []string{"fix", "-store", fx.good, "-backlinks-from", "mediawiki", "-mediawiki-article-path", "https://w.example/wiki/"}
+		}, code: exitUsage},
+		{name: "fix backlinks from store without one", args: func(fx *fixture) []string {
+			return []string{"fix", "-backlinks-from", "store", "-fetch", "web", "-search", "searxng", "-search-url", "http://127.0.0.1:1", "-df", "search"}
+		}, code: exitUsage},
 		{name: "fix concurrency 0", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-concurrency", "0"} }, code: exitUsage},
 		{name: "fix concurrency 1000", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-concurrency", "1000"} }, code: exitUsage},
 		{name: "fix unknown format", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-format", "xml"} }, code: exitUsage},

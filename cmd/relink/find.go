@@ -39,9 +39,12 @@ lists backlinks, replays pages, answers document frequencies and searches,
 and answers 404 for URL itself, as if the page were gone. The store is
 opened read-only. With -fetch web the backlink pages (and the soft-404
 probes) are fetched from the live web instead, politely (robots.txt, one
-request per second per host, five attempts). Backlinks always come from
-the store, which can be built from a crawl, WARC files or Common Crawl's
-WAT link records.
+request per second per host, five attempts). Backlinks come from the
+store, which can be built from a crawl, WARC files or Common Crawl's WAT
+link records, and with -backlinks-from store,mediawiki also from a wiki's
+articles citing URL (-mediawiki-api; -backlinks-from mediawiki alone
+replaces the store's). The live services' answers are kept in -cache DIR
+for -cache-age (see relink help fix).
 
 By default the missing URI and the backlink pages are left out of the
 candidates; -keep-missing and -keep-backlinks keep them, as the paper's
@@ -301,7 +304,7 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 	}
 	dfs := sv.dfs
 	f := &relink.Finder{
-		Backlinks:     view,
+		Backlinks:     sv.backlinks(&p.liveConfig, view),
 		Fetcher:       sv.fetcher,
 		DF:            dfs.df,
 		Searcher:      sv.searcher,
@@ -310,6 +313,12 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 		KeepMissing:   p.keepMissing,
 		KeepBacklinks: p.keepBacklinks,
 		Threshold:     p.threshold,
+	}
+	if sv.probes != nil {
+		f.Filters.Fetcher = sv.probes
+	}
+	if f.Backlinks == nil {
+		return usagef("-backlinks-from names no source of backlinks")
 	}
 	var notes []string
 	redirects := func() ([]outputRedirect, string) { return nil, "" }

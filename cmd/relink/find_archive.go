@@ -29,6 +29,9 @@ type archive struct {
 	// wayback is the Wayback Machine's client, which also knows historical
 	// redirects; nil for other archives.
 	wayback *wayback.Client
+	// ccindex is the Common Crawl index's client, whose index keeps the
+	// Location of redirect captures; nil for other archives.
+	ccindex *ccindex.Client
 	// close closes the client's idle connections.
 	close func()
 }
@@ -76,9 +79,24 @@ func newArchive(c archiveConfig) (*archive, error) {
 		}}, nil
 	case "ccindex":
 		cc := &ccindex.Client{IndexURL: strings.TrimSuffix(c.baseURL, "/"), DataURL: strings.TrimSuffix(c.dataURL, "/"), UserAgent: c.userAgent, Rate: c.rate, DataRate: c.rate}
-		return &archive{name: c.name, log: &archiveLog{Fetcher: cc}, close: cc.CloseIdleConnections}, nil
+		return &archive{name: c.name, log: &archiveLog{Fetcher: cc}, ccindex: cc, close: cc.CloseIdleConnections}, nil
 	}
 	return nil, usagef("unknown -archive %s: want one of %s", quoteArg(c.name), strings.Join(archiveNames, ", "))
+}
+
+// redirectLister returns the lister of a URI's historical redirects in a,
+// or nil when a is nil or an archive that keeps none (memento: a TimeMap
+// has no statuses).
+func (a *archive) redirectLister() redirectLister {
+	switch {
+	case a == nil:
+		return nil
+	case a.wayback != nil:
+		return waybackRedirects(a.wayback)
+	case a.ccindex != nil:
+		return ccindexRedirects(a.ccindex)
+	}
+	return nil
 }
 
 // archiveLog is a filter.Fetcher in front of an archive that remembers its

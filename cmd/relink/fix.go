@@ -47,11 +47,16 @@ For each dead URL, in the input's order, it
   1. fetches it: a 2xx answer that is no soft 404 is "alive", and a
      redirect to such a page "moved" there;
   2. looks for it again from the pages that link to it (the report's
-     sources, and the store's backlinks) with relink's default method
-     (%s): backlink pages read live or from the store, and from
-     an archive when they are gone, searches, the archived copy of the
-     dead page;
-  3. answers "moved" when the first candidate's confidence reaches
+     sources, then -backlinks-from: the store's backlinks, a wiki's
+     articles citing it) with relink's default method (%s):
+     backlink pages read live or from the store, and from an archive
+     when they are gone, searches, the archived copy of the dead page;
+  3. with -archive wayback or ccindex, checks where the dead URL's
+     archived redirects lead: a live page that is no soft 404 (nor a home page)
+     is a candidate, a permanent redirect's alone at confidence 0.9, a
+     temporary one's at 0.6, and one that is also the first candidate
+     raises its confidence (1-(1-a)(1-b));
+  4. answers "moved" when the first candidate's confidence reaches
      -threshold, "gone" when there was evidence but none reached it, and
      "unknown" (with an error) when there was none or a service failed.
 
@@ -83,14 +88,30 @@ no decision are left alone.
 -state FILE keeps a journal (JSON Lines, one result a line, synced as
 each dead link is done): a run killed and run again with the same -state
 does not look again for what it finished. Unknown results from a service
-that failed are not kept, so that a rerun tries them again. Nothing else
-persists across runs, except document frequencies with -df-cache.
+that failed are not kept, so that a rerun tries them again.
+
+-cache DIR (by default relink/live in the user's cache directory;
+-no-cache or -cache "" for none) keeps the live services' answers for
+-cache-age: pages fetched (not 429s or 5xx), archived copies and
+redirects, search answers, wiki citations, and the hosts that answer a
+made-up path with an error (their soft-404 probes are not sent again).
+Several runs may share it at once. Document frequencies are kept apart,
+with -df-cache FILE. calls counts only requests sent, none for an answer
+from the cache.
+
+-backlinks-from store,mediawiki names where backlinks come from besides
+the report's sources (default: the store, when there is one): mediawiki
+asks a wiki's API (-mediawiki-api, the English Wikipedia's by default)
+which articles cite the dead URL, politely (maxlag, one request at a
+time); -mediawiki-article-path gives the wiki's article URL with $1 when
+it should not be asked.
 
 With -store alone the store serves as the whole web (pages, backlinks,
 search and document frequencies); -fetch web, -search ENGINE, -df and
 -archive replace parts of it, as for relink find (see relink help find).
-Without -store the backlinks are the report's sources alone, and -fetch
-web, -search ENGINE and -df search or table are needed.
+Without -store the backlinks are the report's sources (and -backlinks-from
+mediawiki), and -fetch web, -search ENGINE and -df search or table are
+needed.
 
 Progress goes to standard error on a terminal, and a summary line at the
 end. -fail-on gone,unknown exits 3 when any dead link ended with one of
@@ -195,6 +216,9 @@ func parseFix(args []string) (*fixConfig, error) {
 		if !slices.Contains(repair.Verdicts(), repair.Verdict(v)) {
 			return nil, usagef("bad -fail-on %s: want verdicts among %s", quoteArg(v), joinNames(repair.Verdicts()))
 		}
+	}
+	if c.storePath == "" && slices.Contains(c.backlinksFrom, "store") {
+		return nil, usagef("-backlinks-from store needs -store")
 	}
 	if c.storePath == "" {
 		for _, r := range []struct {

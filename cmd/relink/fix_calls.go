@@ -135,10 +135,11 @@ func (d countingDF) DocFreqs(ctx context.Context, terms []string) ([]int64, erro
 
 // knownBacklinks is the backlink provider of one dead link: the pages the
 // link checker found it on (its report's sources) first, then what the
-// configured provider lists. It folds the http and https forms of a URI
-// itself, and counts the provider's requests as backlinks'.
+// configured providers list. It folds the http and https forms of a URI
+// itself, and counts the providers' requests as backlinks'.
 type knownBacklinks struct {
-	// p is the configured provider; nil for none (a run without a store).
+	// p is the configured providers; nil for none (a run without a store
+	// or -backlinks-from).
 	p backlink.Provider
 	// target is the dead link's canonical URI, sources its known
 	// backlinks' canonical http(s) URIs.
@@ -157,55 +158,105 @@ func (k knownBacklinks) FoldsSchemes() bool { return true }
 // Backlinks returns the known backlinks of uri, then the provider's, at
 // most limit in all.
 func (k knownBacklinks) Backlinks(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
-	var p backlink.Provider
-	if k.p != nil {
-		p = backlink.BothSchemes(k.p)
-	}
-	return k.merge(ctx, uri, limit, p)
+	return k.merge(ctx, uri, limit, false)
 }
 
 // ContentBacklinks is Backlinks with the provider's content backlinks;
 // the known backlinks are all listed, and the Finder reads on each page
 // whether its link is navigation.
 func (k knownBacklinks) ContentBacklinks(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
-	var p backlink.Provider
-	if k.p != nil {
-		p = backlink.BothSchemes(backlink.ContentOnly(k.p))
-	}
-	return k.merge(ctx, uri, limit, p)
+	return k.merge(ctx, uri, limit, true)
 }
 
-func (k knownBacklinks) merge(ctx context.Context, uri string, limit int, p backlink.Provider) ([]backlink.Backlink, error) {
-	var out []backlink.Backlink
-	seen := map[string]bool{}
-	add := func(l backlink.Backlink) {
-		key, err := canon.Canonicalize(l.URI)
-		if err != nil {
-			key = l.URI
-		}
-		if len(out) == limit || seen[schemeless(key)] {
-			return
-		}
-		seen[schemeless(key)] = true
-		l.Rank = len(out) + 1
-		out = append(out, l)
-	}
+func (k knownBacklinks) merge(ctx context.Context, uri string, limit int, content bool) ([]backlink.Backlink, error) {
+	m := merged{limit: limit, seen: map[string]bool{}}
 	if c, err := canon.Canonicalize(uri); err == nil && schemeless(c) == schemeless(k.target) {
 		for _, s := range k.sources {
-			add(backlink.Backlink{URI: s, Level: 1})
+			m.add(backlink.Backlink{URI: s, Level: 1})
 		}
 	}
-	if p == nil || len(out) == limit {
-		return out, nil
+	if k.p == nil || m.full() {
+		return m.out, nil
+	}
+	p := backlink.BothSchemes(k.p)
+	if content {
+		p = backlink.BothSchemes(backlink.ContentOnly(k.p))
 	}
 	more, err := p.Backlinks(countAs(ctx, serviceBacklinks), uri, limit)
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range more {
-		add(l)
+		m.add(l)
 	}
-	return out, nil
+	return m.out, nil
+}
+
+// merged is a list of backlinks without repeats (by canonical URI, scheme
+// aside), ranked anew, of at most limit.
+type merged struct {
+	out   []backlink.Backlink
+	seen  map[string]bool
+	limit int
+}
+
+// add appends l unless the list is full or holds it.
+func (m *merged) add(l backlink.Backlink) {
+	key := schemeless(canonOr(l.URI))
+	if m.full() || m.seen[key] {
+		return
+	}
+	m.seen[key] = true
+	l.Rank = len(m.out) + 1
+	m.out = append(m.out, l)
+}
+
+// full reports whether the list holds limit backlinks.
+func (m *merged) full() bool { return len(m.out) >= m.limit }
+
+// sources are backlink providers asked in turn (the store, a wiki's
+// citations), each about both forms of a URI, their lists merged in that
+// order without repeats, until limit.
+type sources []backlink.Provider
+
+var (
+	_ backlink.ContentProvider = sources{}
+	_ backlink.SchemeFolder    = sources{}
+)
+
+// FoldsSchemes reports true: each provider is asked about both forms.
+func (s sources) FoldsSchemes() bool { return true }
+
+// Backlinks returns the providers' backlinks of uri, merged. A provider
+// that fails fails the call.
+func (s sources) Backlinks(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
+	return s.list(ctx, uri, limit, false)
+}
+
+// ContentBacklinks returns the providers' content backlinks of uri
+// (backlink.ContentOnly), merged.
+func (s sources) ContentBacklinks(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
+	return s.list(ctx, uri, limit, true)
+}
+
+func (s sources) list(ctx context.Context, uri string, limit int, content bool) ([]backlink.Backlink, error) {
+	m := merged{limit: limit, seen: map[string]bool{}}
+	for _, p := range s {
+		if m.full() {
+			break
+		}
+		if content {
+			p = backlink.ContentOnly(p)
+		}
+		more, err := backlink.BothSchemes(p).Backlinks(ctx, uri, limit)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range more {
+			m.add(l)
+		}
+	}
+	return m.out, nil
 }
 
 // schemeless returns a canonical URI without its scheme.

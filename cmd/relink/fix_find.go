@@ -14,6 +14,7 @@ import (
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/cache"
 	"github.com/linkrot/relink/provider/memento"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/repair"
@@ -24,11 +25,17 @@ import (
 // inspected backlink pages and the document frequencies. It is safe for
 // concurrent use.
 type fixer struct {
-	backlinks backlink.Provider // the store's, or nil
+	backlinks backlink.Provider // the store's and the wiki's, or nil
 	fetcher   filter.Fetcher
-	searcher  lexsig.Searcher
-	df        lexsig.DF
-	archive   filter.Fetcher // nil without -archive
+	// probes fetches soft-404 probes (the fetcher, or the cache's
+	// per-host verdicts in front of it).
+	probes   filter.Fetcher
+	searcher lexsig.Searcher
+	df       lexsig.DF
+	archive  filter.Fetcher // nil without -archive
+	// redirects lists the dead URL's historical redirects; nil unless
+	// the archive is the Wayback Machine.
+	redirects redirectLister
 	pages     relink.PageCache
 	strategy  relink.Strategy
 	// soft404 is the soft-404 filter alone, for the dead URL's own page.
@@ -43,8 +50,14 @@ type fixer struct {
 // none) for the command line c.
 func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
 	fetcher := countingFetcher{f: sv.fetcher, service: serviceFetch}
+	probes := filter.Fetcher(fetcher)
+	if sv.probes != nil {
+		probes = countingFetcher{f: sv.probes, service: serviceFetch}
+	}
 	fx := &fixer{
 		fetcher:         fetcher,
+		probes:          probes,
+		backlinks:       sv.backlinks(&c.liveConfig, st),
 		searcher:        countingSearcher{sv.searcher},
 		df:              countingDF{sv.dfs.df},
 		pages:           relink.NewPageCache(int64(c.pageBudget) << 20),
@@ -52,17 +65,22 @@ func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
 		threshold:       c.threshold,
 		finderThreshold: c.threshold,
 		concurrency:     c.concurrency,
-		soft404: &filter.Filters{Fetcher: fetcher, Disabled: []string{
+		soft404: &filter.Filters{Fetcher: probes, Disabled: []string{
 			filter.FilterStatus, filter.FilterFileType, filter.FilterSize, filter.FilterLanguage}},
 	}
 	if c.threshold == 0 {
 		fx.finderThreshold = -1
 	}
-	if st != nil {
-		fx.backlinks = st
-	}
 	if sv.arch != nil {
 		fx.archive = countingFetcher{f: sv.arch.log.Fetcher, service: serviceArchive}
+	}
+	if list := sv.arch.redirectLister(); list != nil {
+		name := strings.Join([]string{c.archive, c.archiveURL, c.archiveDataURL}, " ")
+		fx.redirects = func(ctx context.Context, uri string) ([]pastRedirect, error) {
+			return cache.Remember(sv.cache, "redirects", name+"\x00"+uri, func() ([]pastRedirect, error) {
+				return list(ctx, uri)
+			})
+		}
 	}
 	return fx
 }
@@ -98,6 +116,7 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 	if ctx.Err() != nil {
 		return false
 	}
+	wait := fx.startRedirects(ctx, target)
 	if fx.archive != nil {
 		p, err := fx.archive.Fetch(ctx, target)
 		if err == nil && p != nil && filter.IsSuccess(p.Status) {
@@ -107,17 +126,20 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 
 	f := fx.finder(target, l.Sources)
 	s := fx.strategy
+	var res *relink.Result
 	clues, err := f.Clues(ctx, target, s.Needs())
-	if err != nil {
-		return failed(r, err)
+	if err == nil {
+		var o *relink.Outcome
+		if o, err = s.Find(ctx, clues, f.Tools()); err == nil {
+			res, err = f.Answer(s, clues, o)
+		}
 	}
-	o, err := s.Find(ctx, clues, f.Tools())
-	if err != nil {
-		return failed(r, err)
-	}
-	res, err := f.Answer(s, clues, o)
+	moved := fx.historicalRedirect(ctx, target, wait, r)
 	if res != nil {
 		fill(r, res, clues)
+	}
+	if moved != nil {
+		return fx.withRedirect(r, res, clues, err, moved)
 	}
 	switch {
 	case errors.Is(err, relink.ErrNoQuery):
@@ -131,6 +153,34 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 		r.Verdict = repair.Gone
 	}
 	r.Evidence = append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...)
+	return true
+}
+
+// withRedirect completes r, which holds the Finder's answer res (nil when
+// it had none) and its error err, with the live page a historical
+// redirect led to: moved when the combined confidence reaches the
+// threshold, gone otherwise. When the Finder failed (a service), the
+// redirect answers alone if it reaches the threshold; otherwise the
+// result is unknown and not final, as without it.
+func (fx *fixer) withRedirect(r *repair.Result, res *relink.Result, clues *relink.Clues, err error, m *movedByRedirect) bool {
+	switch {
+	case err == nil:
+		r.Evidence = append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...)
+	case errors.Is(err, relink.ErrNoQuery):
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "search", Detail: err.Error()})
+	case m.confidence < fx.threshold:
+		return failed(r, err)
+	default:
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "search", Detail: "the search failed: " + err.Error()})
+		r.Candidates, r.Confidence = nil, 0
+	}
+	weighRedirect(r, m)
+	r.URI, r.Error = "", ""
+	if r.Confidence >= fx.threshold {
+		r.Verdict, r.URI = repair.Moved, r.Candidates[0].URI
+	} else {
+		r.Verdict = repair.Gone
+	}
 	return true
 }
 
@@ -195,6 +245,7 @@ func (fx *fixer) finder(target string, sources []string) *relink.Finder {
 		Strategy:  fx.strategy,
 		Pages:     fx.pages,
 		Threshold: fx.finderThreshold,
+		Filters:   filter.Filters{Fetcher: fx.probes},
 	}
 	if fx.archive != nil {
 		f.Archive = fx.archive

@@ -5,16 +5,37 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/time/rate"
 
+	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/cache"
+	"github.com/linkrot/relink/provider/mediawiki"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/provider/web"
 )
+
+// backlinkSources are the values of -backlinks-from.
+var backlinkSources = []string{"store", "mediawiki"}
+
+// defaultCacheDir returns the -cache directory used unless the command line
+// says otherwise: relink/live in the user's cache directory, or "" (no
+// cache) when there is none.
+func defaultCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "relink", "live")
+}
 
 // liveConfig is what the command line says about the services that stand
 // in for the web: where pages are fetched, which engine searches, where
@@ -28,6 +49,14 @@ type liveConfig struct {
 	docs                                int64
 	rate                                float64
 	allowPrivate, ignoreRobots          bool
+	// cacheDir is -cache ("" for none), cacheAge -cache-age.
+	cacheDir string
+	cacheAge time.Duration
+	noCache  bool
+	// backlinksFrom is -backlinks-from; empty means the store's, when
+	// there is a store.
+	backlinksFrom               listFlag
+	mediawikiAPI, mediawikiPath string
 }
 
 // register adds the live services' flags to fs.
@@ -48,6 +77,21 @@ func (c *liveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.userAgent, "user-agent", web.DefaultUserAgent, "User-Agent for -fetch web, search APIs and archives")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "with -fetch web and archives, allow private and loopback addresses")
 	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "with -fetch web, do not honour robots.txt")
+	fs.StringVar(&c.cacheDir, "cache", defaultCacheDir(), "keep the live services' answers in `DIR`, shared by runs (\"\" for none)")
+	fs.DurationVar(&c.cacheAge, "cache-age", cache.DefaultMaxAge, "use answers kept in -cache for this long")
+	fs.BoolVar(&c.noCache, "no-cache", false, "keep no answers (as -cache \"\")")
+	fs.Var(&c.backlinksFrom, "backlinks-from", "where backlinks come from, a `list` of "+strings.Join(backlinkSources, ", ")+" (default: the store, when there is one)")
+	fs.StringVar(&c.mediawikiAPI, "mediawiki-api", mediawiki.Wikipedia, "with -backlinks-from mediawiki, the wiki's api.php `URL`")
+	fs.StringVar(&c.mediawikiPath, "mediawiki-article-path", "", "with -backlinks-from mediawiki, the wiki's article `URL` with $1 for the title (default: asked of the wiki)")
+}
+
+// cacheOn reports whether the command line keeps answers in a cache.
+func (c *liveConfig) cacheOn() bool { return !c.noCache && c.cacheDir != "" }
+
+// backlinksFromStore reports whether backlinks come from the store: by
+// default, or when -backlinks-from names it.
+func (c *liveConfig) backlinksFromStore() bool {
+	return len(c.backlinksFrom) == 0 || slices.Contains(c.backlinksFrom, "store")
 }
 
 // check refuses live flags that do not fit together.
@@ -76,6 +120,9 @@ func (c *liveConfig) check(set map[string]bool) error {
 		{"docs", c.dfKind == "search", "-docs is |D| for -df search"},
 		{"archive-url", c.archive != "none", "-archive-url needs -archive wayback, memento or ccindex"},
 		{"archive-data-url", c.archive == "ccindex", "-archive-data-url is for -archive ccindex"},
+		{"cache", !c.noCache, "-cache and -no-cache contradict each other"},
+		{"mediawiki-api", slices.Contains(c.backlinksFrom, "mediawiki"), "-mediawiki-api needs -backlinks-from mediawiki"},
+		{"mediawiki-article-path", slices.Contains(c.backlinksFrom, "mediawiki"), "-mediawiki-article-path needs -backlinks-from mediawiki"},
 	} {
 		if set[r.flag] && !r.ok {
 			return usagef("%s", r.why)
@@ -88,6 +135,18 @@ func (c *liveConfig) check(set map[string]bool) error {
 		return usagef("bad -docs %d: want the positive number of pages the engine indexes", c.docs)
 	case c.rate < 0 || math.IsNaN(c.rate):
 		return usagef("bad -rate %v: want 0 (the default), a positive number or inf", c.rate)
+	case c.cacheAge <= 0:
+		return usagef("bad -cache-age %v: want a positive duration, such as 720h", c.cacheAge)
+	}
+	for _, b := range c.backlinksFrom {
+		if !slices.Contains(backlinkSources, b) {
+			return usagef("unknown -backlinks-from %s: want a list of %s", quoteArg(b), strings.Join(backlinkSources, ", "))
+		}
+	}
+	if p := c.mediawikiPath; p != "" {
+		if u, err := url.Parse(p); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.Contains(p, "$1") {
+			return usagef("bad -mediawiki-article-path %s: want an absolute http or https URL with $1 for the title", quoteArg(p))
+		}
 	}
 	return nil
 }
@@ -104,6 +163,15 @@ type services struct {
 	// searcher answers queries: the store, or eng's client.
 	searcher lexsig.Searcher
 	web      *web.Client // the live fetcher, nil with -fetch store
+	// cache keeps the live services' answers; nil for none.
+	cache *cache.Dir
+	// probes fetches the soft-404 probes of live pages through the
+	// cache's per-host verdicts; nil means the fetcher.
+	probes filter.Fetcher
+	// wiki lists the pages of a wiki citing a URI, behind the cache; nil
+	// without -backlinks-from mediawiki.
+	wiki   backlink.Provider
+	wikiMW *mediawiki.Client
 }
 
 // dial makes the live clients c names: the search engine and the archive.
@@ -112,6 +180,9 @@ type services struct {
 func (c *liveConfig) dial() (*services, error) {
 	reqRate := rate.Limit(c.rate) // +Inf ("inf") means no limit to the providers
 	sv := &services{}
+	if c.cacheOn() {
+		sv.cache = cache.New(c.cacheDir, c.cacheAge)
+	}
 	if c.search != "store" {
 		eng, err := newEngine(engineConfig{name: c.search, baseURL: c.searchURL, key: c.key, cx: c.cx, userAgent: c.userAgent, rate: reqRate})
 		if err != nil {
@@ -125,6 +196,17 @@ func (c *liveConfig) dial() (*services, error) {
 		return nil, err
 	}
 	sv.arch = arch
+	if arch != nil && sv.cache != nil {
+		arch.log.Fetcher = &cache.Fetcher{Dir: sv.cache, Kind: "archive", Name: strings.Join([]string{c.archive, c.archiveURL, c.archiveDataURL}, " "), Fetcher: arch.log.Fetcher}
+	}
+	if slices.Contains(c.backlinksFrom, "mediawiki") {
+		if _, err := url.Parse(c.mediawikiAPI); err != nil || !strings.HasPrefix(c.mediawikiAPI, "http://") && !strings.HasPrefix(c.mediawikiAPI, "https://") {
+			sv.close()
+			return nil, usagef("bad -mediawiki-api %s: want an absolute http or https URL", quoteArg(c.mediawikiAPI))
+		}
+		sv.wikiMW = &mediawiki.Client{Endpoint: c.mediawikiAPI, ArticlePath: c.mediawikiPath, UserAgent: c.userAgent, Rate: reqRate}
+		sv.wiki = &cache.Backlinks{Dir: sv.cache, Name: "mediawiki " + c.mediawikiAPI, Provider: sv.wikiMW}
+	}
 	return sv, nil
 }
 
@@ -143,15 +225,56 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view *store.Store
 		sv.fetcher, sv.searcher = view, view
 	}
 	if sv.eng != nil {
-		sv.searcher = sv.eng.client
+		sv.searcher = &cache.Searcher{Dir: sv.cache, Name: strings.TrimSpace(c.search + " " + c.searchURL), Searcher: sv.eng.client}
 	}
 	if c.fetch == "web" {
 		// -rate, when given, is each host's rate too (its default is
 		// the web client's: one request a second).
 		sv.web = &web.Client{UserAgent: c.userAgent, Rate: rate.Limit(c.rate), AllowPrivate: c.allowPrivate, IgnoreRobots: c.ignoreRobots}
-		sv.fetcher = unreachableFirst(sv.web)
+		if sv.cache != nil {
+			sv.web.Robots = &cache.Robots{Dir: sv.cache, Name: c.webName()}
+		}
+		live := unreachableFirst(sv.web)
+		sv.fetcher = &cache.Fetcher{Dir: sv.cache, Name: c.webName(), Fetcher: live}
+		if sv.cache != nil {
+			// A probe's made-up URI is never asked again: the host's
+			// verdict is kept, not the page.
+			sv.probes = &cache.Probes{Dir: sv.cache, Name: c.webName(), Fetcher: live}
+		}
 	}
 	return nil
+}
+
+// webName names the live web's pages in the cache. Whatever makes a URI
+// answer otherwise (a proxy standing in for the web, the flags that let
+// pages through which are otherwise refused) must be part of it, so that
+// a run never reads a page it could not have fetched.
+func (c *liveConfig) webName() string {
+	name := "web"
+	if c.allowPrivate {
+		name += " allow-private"
+	}
+	if c.ignoreRobots {
+		name += " ignore-robots"
+	}
+	return name
+}
+
+// backlinks returns the backlink providers the command line names, in
+// order: the store's (view, when there is one and -backlinks-from has it)
+// and the wiki's. It returns nil for none.
+func (sv *services) backlinks(c *liveConfig, view *store.Store) backlink.Provider {
+	var ps sources
+	if view != nil && c.backlinksFromStore() {
+		ps = append(ps, view)
+	}
+	if sv.wiki != nil {
+		ps = append(ps, sv.wiki)
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps
 }
 
 // close closes the clients' idle connections and the DF cache's file. Its
@@ -165,6 +288,9 @@ func (sv *services) close() error {
 	}
 	if sv.web != nil {
 		sv.web.CloseIdleConnections()
+	}
+	if sv.wikiMW != nil {
+		sv.wikiMW.CloseIdleConnections()
 	}
 	if sv.dfs != nil {
 		if err := sv.dfs.close(); err != nil {

@@ -29,6 +29,10 @@
 // warc reads it and replays its HTTP response (chunked and gzip codings
 // undone).
 //
+// Redirects lists a URI's redirect captures (3xx with a redirect field)
+// in the newest crawl that captured it, from the index alone: where the
+// page led when it was last crawled, a strong hint of where it went.
+//
 // # Politeness
 //
 // Common Crawl asks that its index server not be overloaded: it serves

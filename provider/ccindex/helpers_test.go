@@ -49,6 +49,9 @@ type record struct {
 	status int
 	mime   string
 	body   string
+	// redirect is the Location of a redirect capture, as the index's
+	// "redirect" field holds it.
+	redirect string
 }
 
 // fake is the fake Common Crawl.
@@ -78,6 +81,11 @@ func newFake(t *testing.T, recs ...record) *fake {
 		}
 		line := fmt.Sprintf(`{"urlkey": "com,example)/old/page.html", "timestamp": %q, "url": %q, "mime": %q, "mime-detected": %q, "status": "%d", "digest": "D4IRZZ6NS7QW37BB2ODQPCUGG7ISRFGV", "length": "%d", "offset": "%d", "filename": %q, "languages": "eng", "encoding": "UTF-8"}`,
 			r.at.Format("20060102150405"), r.url, r.mime, r.mime, r.status, w.Offset()-off, off, warcRel)
+		if r.redirect != "" {
+			// Redirect captures carry "redirect" (and no languages).
+			line = fmt.Sprintf(`{"urlkey": "com,example)/old/page.html", "timestamp": %q, "url": %q, "mime": "text/html", "mime-detected": "text/html", "status": "%d", "digest": "3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", "length": "%d", "offset": "%d", "filename": %q, "redirect": %q}`,
+				r.at.Format("20060102150405"), r.url, r.status, w.Offset()-off, off, warcRel, r.redirect)
+		}
 		f.lines[middle][r.url] = append(f.lines[middle][r.url], line)
 	}
 	f.warc = buf.Bytes()

@@ -116,30 +116,46 @@ func (c *Client) LastGood(ctx context.Context, uri string) (*filter.Page, error)
 
 // lastGood is LastGood without the *Error.
 func (c *Client) lastGood(ctx context.Context, uri string) (*filter.Page, error) {
-	uri, err := checkURI(uri)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := c.collectionIDs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range ids {
-		caps, err := c.captures(ctx, id, uri)
-		if err != nil {
-			return nil, err
-		}
-		var best *Capture
+	var best *Capture
+	err := c.eachCrawl(ctx, uri, func(caps []Capture) bool {
 		for i, cp := range caps {
 			if filter.IsSuccess(cp.Status) && (isHTML(cp.MIME) || isHTML(cp.MIMEDetected)) && (best == nil || cp.Time.After(best.Time)) {
 				best = &caps[i]
 			}
 		}
-		if best != nil {
-			return c.read(ctx, *best)
+		return best != nil
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case best == nil:
+		return nil, ErrNoCapture
+	}
+	return c.read(ctx, *best)
+}
+
+// eachCrawl gives uri's captures in each crawl LastGood asks, newest
+// first, to enough until it returns true. A crawl's failure ends it with
+// its error.
+func (c *Client) eachCrawl(ctx context.Context, uri string, enough func(caps []Capture) bool) error {
+	uri, err := checkURI(uri)
+	if err != nil {
+		return err
+	}
+	ids, err := c.collectionIDs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		caps, err := c.captures(ctx, id, uri)
+		if err != nil {
+			return err
+		}
+		if enough(caps) {
+			return nil
 		}
 	}
-	return nil, ErrNoCapture
+	return nil
 }
 
 // collectionIDs returns the crawls LastGood asks, newest first.

@@ -175,6 +175,12 @@ type Client struct {
 	// remembered; zero or less means DefaultRobotsErrorTTL (10 min).
 	RobotsTTL      time.Duration
 	RobotsErrorTTL time.Duration
+	// Robots, when not nil, keeps the robots.txt files the Client fetched
+	// beyond its life (provider/cache's Robots keeps them on disk): the
+	// Client asks it before fetching one, and gives it each answer that
+	// is not a failure (2xx or 4xx; not 429, 5xx or no answer). Nil
+	// means they are kept in memory alone, for RobotsTTL.
+	Robots RobotsStore
 
 	// AllowPrivate lets the Client connect to private (RFC 1918, RFC
 	// 4193), loopback, link-local, unspecified, shared (RFC 6598),
@@ -357,6 +363,17 @@ func parseURI(uri string) (*url.URL, error) {
 func supported(u *url.URL) bool {
 	s := strings.ToLower(u.Scheme)
 	return (s == "http" || s == "https") && u.Hostname() != ""
+}
+
+// RobotsStore keeps robots.txt answers by origin ("https://example.org",
+// as RFC 9309 §2.3 scopes them). Its methods must be safe for concurrent
+// use; how long it keeps an answer is its own choice.
+type RobotsStore interface {
+	// LoadRobots returns origin's robots.txt answer, its status and body,
+	// or ok false when it keeps none.
+	LoadRobots(origin string) (status int, body []byte, ok bool)
+	// StoreRobots keeps origin's robots.txt answer.
+	StoreRobots(origin string, status int, body []byte)
 }
 
 // init builds the http.Client and the maps on first use.

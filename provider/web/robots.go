@@ -114,8 +114,13 @@ func (c *Client) loadRobots(ctx context.Context, origin string, e *robotsEntry) 
 	uri := origin + "/robots.txt"
 	u, err := url.Parse(uri)
 	var page *filter.Page
-	if err == nil {
+	if status, body, ok := c.loadStored(origin); ok {
+		page = &filter.Page{URI: uri, Status: status, Body: body}
+	} else if err == nil {
 		page, _, err = c.fetch(ctx, u, fetchOptions{limit: RobotsMaxBody, redirects: robotsRedirects})
+		if err == nil && c.Robots != nil && page.Status != http.StatusTooManyRequests && page.Status < 500 {
+			c.Robots.StoreRobots(origin, page.Status, page.Body)
+		}
 	}
 	now := time.Now()
 	e.expires = now.Add(c.robotsTTL())
@@ -144,6 +149,19 @@ func (c *Client) loadRobots(ctx context.Context, origin string, e *robotsEntry) 
 			e.group = data.FindGroup(productToken(c.userAgent()))
 		}
 	}
+}
+
+// loadStored returns origin's robots.txt answer from c.Robots, when it
+// keeps one that is not a failure.
+func (c *Client) loadStored(origin string) (status int, body []byte, ok bool) {
+	if c.Robots == nil {
+		return 0, nil, false
+	}
+	status, body, ok = c.Robots.LoadRobots(origin)
+	if !ok || status < 200 || status == http.StatusTooManyRequests || status >= 500 {
+		return 0, nil, false
+	}
+	return status, body, true
 }
 
 // robotsOrigin returns the origin whose robots.txt applies to u (RFC 9309
