@@ -1,0 +1,133 @@
+package relink
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/lexsig"
+)
+
+// ArchiveCheck is Base judged also by the title of the missing page's
+// archived copy (Needs.Archive), where an archive has one: a person who
+// has the old page compares its title with the candidate's. The
+// candidates are Base's; only the confidence changes:
+//
+//   - a first candidate whose title is the archived title (the same words
+//     in the same order, or the same once both lose their site's suffix
+//     after a title separator, on the same site: the missing page's host
+//     or the same suffix) scores at least ArchiveAgree;
+//   - one whose title shares fewer than half of the archived title's own
+//     words (the site's words left out, numbers kept) scores at most
+//     ArchiveDisagree,
+//     below DefaultThreshold: on the corpora, every answer above the
+//     threshold whose title was not the archived one was wrong;
+//   - otherwise (a title edited since, or no archived copy) the
+//     confidence is Base's.
+type ArchiveCheck struct {
+	Base Strategy
+}
+
+// ArchiveAgree is the least confidence ArchiveCheck gives a first
+// candidate whose title is the archived title.
+const ArchiveAgree = 0.95
+
+// ArchiveDisagree is the most confidence ArchiveCheck gives a first
+// candidate whose title shares less than half of the archived title's
+// words.
+const ArchiveDisagree = 0.5
+
+// Name returns Base's name followed by "+archive-check".
+func (s ArchiveCheck) Name() string { return s.Base.Name() + "+archive-check" }
+
+// Terms returns Base's.
+func (s ArchiveCheck) Terms() int { return s.Base.Terms() }
+
+// Needs returns what Base needs and the archived copy.
+func (s ArchiveCheck) Needs() Needs { return s.Base.Needs().union(Needs{Archive: true}) }
+
+// Find runs Base and judges its answer by the archived title too.
+func (s ArchiveCheck) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	out, err := s.Base.Find(ctx, c, t)
+	if err != nil {
+		return nil, err
+	}
+	judge := out.Judge
+	if judge == nil {
+		judge = Confidence
+	}
+	out.Judge = func(c *Clues, cands []lexsig.Result) float64 {
+		conf := judge(c, cands)
+		if len(cands) == 0 {
+			return conf
+		}
+		switch archiveAgreement(c, cands[0]) {
+		case agrees:
+			return max(conf, ArchiveAgree)
+		case disagrees:
+			return min(conf, ArchiveDisagree)
+		}
+		return conf
+	}
+	return out, nil
+}
+
+// archiveVerdict is how a candidate's title compares with the archived one.
+type archiveVerdict int
+
+const (
+	undecided archiveVerdict = iota // no archived title, or a title edited since
+	agrees
+	disagrees
+)
+
+// archiveAgreement compares the title of the candidate r with the title
+// of c's archived copy.
+func archiveAgreement(c *Clues, r lexsig.Result) archiveVerdict {
+	old, title := archivedTitle(c), r.Title
+	if old == "" || title == "" {
+		return undecided
+	}
+	if slices.Equal(lexsig.Tokenize(old), lexsig.Tokenize(title)) {
+		return agrees
+	}
+	oldCore, oldSite := titleCore(old)
+	core, site := titleCore(title)
+	was, is := lexsig.Tokenize(oldCore), lexsig.Tokenize(core)
+	sameSite := sameHost(r.URI, c.URI) || slices.Equal(lexsig.Tokenize(oldSite), lexsig.Tokenize(site))
+	if len(was) > 0 && slices.Equal(was, is) && sameSite {
+		return agrees
+	}
+	siteWords := c.siteWords()
+	own := slices.DeleteFunc(was, func(w string) bool { return siteWords[w] && !isNumber(w) })
+	if len(own) > 0 && multisetShare(is, own) < 0.5 {
+		return disagrees
+	}
+	return undecided
+}
+
+// titleCore parts title into the page's own title and its site's suffix
+// after the last title separator ("Signals", "Django 3.2.25
+// documentation"); a title without one is all core.
+func titleCore(title string) (core, site string) {
+	cut, end := -1, 0
+	for _, sep := range titleSeparators {
+		if i := strings.LastIndex(title, sep); i > cut {
+			cut, end = i, i+len(sep)
+		}
+	}
+	if cut <= 0 {
+		return title, ""
+	}
+	return title[:cut], title[end:]
+}
+
+// archivedTitle returns the title of c's archived copy, or "".
+func archivedTitle(c *Clues) string {
+	body := archived(c)
+	if body == nil {
+		return ""
+	}
+	return strings.TrimSpace(backlink.Title(body))
+}
