@@ -39,6 +39,7 @@ type engineConfig struct {
 	key, cx   string // -key and -cx; empty means the environment's
 	userAgent string
 	rate      rate.Limit // zero means the provider's default
+	net       netConfig  // -proxy and -ca
 }
 
 // searchClient is what every live search provider is.
@@ -84,7 +85,7 @@ func newEngine(c engineConfig) (*engine, error) {
 		k, cx, base string
 		err         error
 		source      = c.name
-		transport   = searchapi.Transport{UserAgent: c.userAgent, Rate: c.rate}
+		transport   = searchapi.Transport{HTTP: c.net.serviceClient(), UserAgent: c.userAgent, Rate: c.rate}
 	)
 	switch c.name {
 	case "google":

@@ -25,6 +25,7 @@ type liveConfig struct {
 	dfKind, dfTable, dfCache            string
 	archive, archiveURL, archiveDataURL string
 	fetch, userAgent                    string
+	proxy, caFile                       string
 	docs                                int64
 	rate                                float64
 	allowPrivate, ignoreRobots          bool
@@ -48,6 +49,8 @@ func (c *liveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.userAgent, "user-agent", web.DefaultUserAgent, "User-Agent for -fetch web, search APIs and archives")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "with -fetch web and archives, allow private and loopback addresses")
 	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "with -fetch web, do not honour robots.txt")
+	fs.StringVar(&c.proxy, "proxy", "", "send the live requests (pages, search, archives) through the HTTP proxy at `URL` (http://HOST:PORT); services on loopback are reached directly, and private page hosts stay refused")
+	fs.StringVar(&c.caFile, "ca", "", "trust the certificate authorities of PEM `FILE` besides the system's, for every live request (an intercepting proxy's CA)")
 }
 
 // check refuses live flags that do not fit together.
@@ -99,6 +102,7 @@ type services struct {
 	eng  *engine  // the live search engine, nil for the store
 	arch *archive // the archive, nil for none
 	dfs  *dfSetup
+	net  netConfig // -proxy and -ca
 	// fetcher fetches pages: the store, or the live web.
 	fetcher filter.Fetcher
 	// searcher answers queries: the store, or eng's client.
@@ -111,15 +115,19 @@ type services struct {
 // any file is opened or any request sent.
 func (c *liveConfig) dial() (*services, error) {
 	reqRate := rate.Limit(c.rate) // +Inf ("inf") means no limit to the providers
-	sv := &services{}
+	nc, err := newNetConfig(c.proxy, c.caFile)
+	if err != nil {
+		return nil, err
+	}
+	sv := &services{net: nc}
 	if c.search != "store" {
-		eng, err := newEngine(engineConfig{name: c.search, baseURL: c.searchURL, key: c.key, cx: c.cx, userAgent: c.userAgent, rate: reqRate})
+		eng, err := newEngine(engineConfig{name: c.search, baseURL: c.searchURL, key: c.key, cx: c.cx, userAgent: c.userAgent, rate: reqRate, net: nc})
 		if err != nil {
 			return nil, err
 		}
 		sv.eng = eng
 	}
-	arch, err := newArchive(archiveConfig{name: c.archive, baseURL: c.archiveURL, dataURL: c.archiveDataURL, userAgent: c.userAgent, rate: reqRate, allowPrivate: c.allowPrivate})
+	arch, err := newArchive(archiveConfig{name: c.archive, baseURL: c.archiveURL, dataURL: c.archiveDataURL, userAgent: c.userAgent, rate: reqRate, allowPrivate: c.allowPrivate, net: nc})
 	if err != nil {
 		sv.close()
 		return nil, err
@@ -148,7 +156,8 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view *store.Store
 	if c.fetch == "web" {
 		// -rate, when given, is each host's rate too (its default is
 		// the web client's: one request a second).
-		sv.web = &web.Client{UserAgent: c.userAgent, Rate: rate.Limit(c.rate), AllowPrivate: c.allowPrivate, IgnoreRobots: c.ignoreRobots}
+		sv.web = &web.Client{UserAgent: c.userAgent, Rate: rate.Limit(c.rate), AllowPrivate: c.allowPrivate, IgnoreRobots: c.ignoreRobots,
+			Proxy: sv.net.webProxy(), RootCAs: sv.net.roots}
 		sv.fetcher = unreachableFirst(sv.web)
 	}
 	return nil
