@@ -109,6 +109,7 @@ type fixConfig struct {
 	write                              bool
 	threshold                          float64
 	concurrency, pageBudget            int
+	results                            int
 	failOn                             listFlag
 }
 
@@ -129,6 +130,7 @@ func fixFlags() (*flag.FlagSet, *fixConfig) {
 	fs.StringVar(&c.decisions, "decisions", "", "with -rewrite, apply only the repairs accepted in `FILE` (written by a review)")
 	fs.Var(&c.failOn, "fail-on", "exit 3 when a dead link ends with one of these `verdicts` (gone,unknown; also moved, alive)")
 	fs.IntVar(&c.concurrency, "concurrency", defaultFixConcurrency, fmt.Sprintf("dead links looked for at once, 1 to %d", maxFixConcurrency))
+	fs.IntVar(&c.results, "results", relink.DefaultResults, fmt.Sprintf("results each query asks the search engine for, 1 to %d (more finds more, at a request per page of results)", maxResults))
 	fs.IntVar(&c.pageBudget, "page-budget", defaultPageBudget, "`MB` of inspected backlink pages kept for the other dead links")
 	c.register(fs)
 	return fs, &c
@@ -159,6 +161,7 @@ func parseFix(args []string) (*fixConfig, error) {
 	if err := checkBounds(
 		bound{flag: "concurrency", value: c.concurrency, min: 1, max: maxFixConcurrency, meaning: "dead links looked for at once"},
 		bound{flag: "page-budget", value: c.pageBudget, min: 1, meaning: "MB of backlink pages kept"},
+		bound{flag: "results", value: c.results, min: 1, max: maxResults, meaning: "results asked for per query"},
 	); err != nil {
 		return nil, err
 	}

@@ -37,6 +37,9 @@ type fixer struct {
 	// (negative for 0: every first candidate is an answer).
 	threshold, finderThreshold float64
 	concurrency                int
+	// results is the Finder's Results: how many results each query asks
+	// for.
+	results int
 }
 
 // newFixer returns the fixer of the services sv and the store st (nil for
@@ -52,6 +55,7 @@ func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
 		threshold:       c.threshold,
 		finderThreshold: c.threshold,
 		concurrency:     c.concurrency,
+		results:         c.results,
 		soft404: &filter.Filters{Fetcher: fetcher, Disabled: []string{
 			filter.FilterStatus, filter.FilterFileType, filter.FilterSize, filter.FilterLanguage}},
 	}
@@ -195,6 +199,7 @@ func (fx *fixer) finder(target string, sources []string) *relink.Finder {
 		Strategy:  fx.strategy,
 		Pages:     fx.pages,
 		Threshold: fx.finderThreshold,
+		Results:   fx.results,
 	}
 	if fx.archive != nil {
 		f.Archive = fx.archive
@@ -206,8 +211,8 @@ func (fx *fixer) finder(target string, sources []string) *relink.Finder {
 // candidates, the queries and the backlinks with their anchor texts.
 func fill(r *repair.Result, res *relink.Result, c *relink.Clues) {
 	r.Confidence = min(max(res.Confidence, 0), 1)
-	for _, cand := range res.Candidates {
-		// No Searcher gives snippets yet: the field stays empty.
+	for _, cand := range res.Candidates[:min(len(res.Candidates), relink.DefaultResults)] {
+		// The first few are for a review; no Searcher gives snippets yet: the field stays empty.
 		r.Candidates = append(r.Candidates, repair.Candidate{URI: cand.URI, Title: cand.Title, Score: cand.Score})
 	}
 	for _, q := range res.Queries {

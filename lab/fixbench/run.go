@@ -117,9 +117,14 @@ type Outcome struct {
 	Resume *Resume
 	// OrderMismatch and NoSources are as in the plan.
 	OrderMismatch, NoSources int
-	// Engine and StoreDF are the live run's settings.
-	Engine  string
-	StoreDF bool
+	// Engine and StoreDF are the live run's settings; LiveArgs its
+	// command line (with -state, rerunning it sends nothing); WebStore the
+	// path of the current web's store (the copy with the deleted pages
+	// removed).
+	Engine   string
+	StoreDF  bool
+	LiveArgs []string
+	WebStore string
 }
 
 // Resume is what killing the live run and running it again showed.
@@ -190,6 +195,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 
 	b := &bench{cfg: &cfg, report: report, log: reqs}
 	live := b.liveArgs(srv.ProxyURL().String(), caFile, p)
+	out.LiveArgs, out.WebStore = live, p.web
 	cfg.logf("live run: relink %s", strings.Join(live, " "))
 	if err := b.runLive(ctx, live, out); err != nil {
 		return nil, err
