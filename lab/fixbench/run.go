@@ -57,6 +57,10 @@ type Config struct {
 	// Concurrency is relink fix's -concurrency; 0 means
 	// DefaultConcurrency.
 	Concurrency int
+	// Results is relink fix's -results for both runs; 0 means fix's
+	// default (as many as one request of the engine brings; 100 of the
+	// store).
+	Results int
 	// KillAfter, when positive, kills the live run (SIGKILL) once that
 	// many dead links are in its journal, and runs it again with the same
 	// -state.
@@ -203,7 +207,8 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	cfg.logf("store run: relink fix -store %s", p.web)
 	start := time.Now()
 	storeOut := filepath.Join(cfg.Dir, "store.jsonl")
-	if _, err := b.relink(ctx, "fix", "-store", p.web, "-in", report, "-out", storeOut, "-concurrency", strconv.Itoa(b.concurrency())); err != nil {
+	if _, err := b.relink(ctx, "fix", "-store", p.web, "-in", report, "-out", storeOut, "-concurrency", strconv.Itoa(b.concurrency()),
+		"-results", strconv.Itoa(b.cfg.Results)); err != nil {
 		return nil, err
 	}
 	out.StoreTime = time.Since(start)
@@ -231,7 +236,8 @@ func (b *bench) concurrency() int {
 // through the proxy at its real host.
 func (b *bench) liveArgs(proxy, ca string, p *plan) []string {
 	args := []string{"fix", "-in", b.report, "-out", filepath.Join(b.cfg.Dir, "live.jsonl"), "-state", filepath.Join(b.cfg.Dir, "live.state"),
-		"-fetch", "web", "-archive", "wayback", "-proxy", proxy, "-ca", ca, "-rate", "inf", "-concurrency", strconv.Itoa(b.concurrency())}
+		"-fetch", "web", "-archive", "wayback", "-proxy", proxy, "-ca", ca, "-rate", "inf", "-concurrency", strconv.Itoa(b.concurrency()),
+		"-results", strconv.Itoa(b.cfg.Results)}
 	engine := b.cfg.engine()
 	args = append(args, "-search", engine)
 	switch engine {

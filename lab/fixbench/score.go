@@ -176,6 +176,7 @@ type Summary struct {
 	Engine      string      `json:"engine"`
 	DF          string      `json:"df"`
 	Concurrency int         `json:"concurrency"`
+	Results     int         `json:"results_per_query"`
 	Live        Figures     `json:"live"`
 	Store       Figures     `json:"store"`
 	Served      any         `json:"served_by_service"`
@@ -190,7 +191,7 @@ type Summary struct {
 
 // Summarize scores an outcome.
 func Summarize(corpus string, cfg Config, o *Outcome, exp *Experiment) *Summary {
-	s := &Summary{Corpus: corpus, Seed: cfg.Seed, Engine: o.Engine, DF: "search (hit counts), backlinks from the report", Concurrency: cfg.Concurrency,
+	s := &Summary{Corpus: corpus, Seed: cfg.Seed, Engine: o.Engine, DF: "search (hit counts), backlinks from the report", Concurrency: cfg.Concurrency, Results: cfg.Results,
 		Live: Score(o.Targets, o.Live), Store: Score(o.Targets, o.Store), Served: o.Served, Resume: o.Resume, Experiment: exp,
 		OrderMismatch: o.OrderMismatch, NoSources: o.NoSources}
 	if o.StoreDF {

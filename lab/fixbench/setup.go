@@ -228,3 +228,49 @@ func writeReport(path string, targets []Target, rank func(string) int) (int, err
 	b.WriteString("\n}}\n")
 	return mismatch, os.WriteFile(path, b.Bytes(), 0o644)
 }
+
+// WriteReport writes the lychee report of the moved targets alone to
+// path: the Targets pages drawn with Seed from the store at Before, each
+// dead at its old URI in the store at After, with its backlink pages
+// there as sources (in rank order). It returns the targets. It is the
+// input of a repair run with the moved-mode store as the web (relink fix
+// -store After), as lab/scripts/experiment.sh makes one.
+func WriteReport(ctx context.Context, cfg Config, path string) ([]Target, error) {
+	before, err := store.Open(cfg.Before, &store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("pre-move store: %w", err)
+	}
+	defer before.Close()
+	drawn, _, err := draw.Targets(ctx, before, cfg.Targets, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	after, err := store.Open(cfg.After, &store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("moved-mode store: %w", err)
+	}
+	defer after.Close()
+	var targets []Target
+	for _, d := range drawn {
+		t := Target{Dead: d.URI, Moved: draw.MovedURI(d.URI)}
+		bl, err := after.Backlinks(ctx, d.URI, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bl {
+			t.Sources = append(t.Sources, b.URI)
+		}
+		if len(t.Sources) > 0 {
+			targets = append(targets, t)
+		}
+	}
+	rank := func(u string) int {
+		info, err := after.PageInfo(ctx, u)
+		if err != nil {
+			return 0
+		}
+		return info.Backlinks
+	}
+	_, err = writeReport(path, targets, rank)
+	return targets, err
+}

@@ -39,7 +39,7 @@ func main() {
 type options struct {
 	cfg                     fixbench.Config
 	corpus, repo, work, out string
-	experiment              string
+	experiment, report      string
 	seed                    uint64
 }
 
@@ -56,11 +56,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.cfg.Engine, "engine", fixbench.DefaultEngine, "relink fix's -search `engine` (google, brave, mojeek, marginalia, searxng)")
 	fs.BoolVar(&o.cfg.StoreDF, "store-df", false, "give the live run -store for backlinks and DF, instead of -df search and the report's sources alone")
 	fs.IntVar(&o.cfg.Concurrency, "concurrency", fixbench.DefaultConcurrency, "relink fix's -concurrency")
+	fs.IntVar(&o.cfg.Results, "results", 0, "relink fix's -results (0: its default, one request's worth of the engine, 100 of the store)")
 	fs.IntVar(&o.cfg.KillAfter, "kill-after", 100, "kill the live run (SIGKILL) once this many dead links are journaled and resume it (0: no kill)")
 	fs.StringVar(&o.cfg.Relink, "relink", "", "the relink `binary` (default: built from -repo)")
 	fs.StringVar(&o.repo, "repo", "..", "the repository's root `DIR`, where relink is built from")
 	fs.StringVar(&o.work, "work", "", "work `DIR` for the copy of the store, the report and the results (default: a temporary one, removed)")
 	fs.StringVar(&o.experiment, "experiment", "", "the experiment's summary.json `FILE` to compare with")
+	fs.StringVar(&o.report, "report", "", "only write the lychee report of the moved targets' dead links (sources from -after) to `FILE`, and exit: the input of relink fix -store AFTER")
 	fs.StringVar(&o.out, "out", "", "write summary.json and results.md into `DIR`")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -97,6 +99,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func bench(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	o.cfg.Log = stderr
+	if o.report != "" {
+		targets, err := fixbench.WriteReport(ctx, o.cfg, o.report)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "fixbench: wrote the lychee report of %d dead links (the moved targets, seed %d) to %s\n", len(targets), o.seed, o.report)
+		return nil
+	}
 	if o.work == "" {
 		dir, err := os.MkdirTemp("", "fixbench-")
 		if err != nil {
