@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -131,6 +132,23 @@ func newEngine(c engineConfig) (*engine, error) {
 	}
 	return e, nil
 }
+
+// noOrSearcher is the searcher of an engine without an OR operator: a
+// disjunctive query of several terms, which the engine refuses (an error
+// wrapping searchapi.ErrUnsupportedQuery), finds nothing instead, so that
+// a method that sends one among others (the default method's fusion)
+// goes on with the rest rather than failing the whole search.
+type noOrSearcher struct{ s lexsig.Searcher }
+
+func (n noOrSearcher) Search(ctx context.Context, q lexsig.Query, limit int) ([]lexsig.Result, error) {
+	res, err := n.s.Search(ctx, q, limit)
+	if q.Mode == lexsig.Disjunctive && errors.Is(err, searchapi.ErrUnsupportedQuery) {
+		return nil, nil
+	}
+	return res, err
+}
+
+var _ lexsig.Searcher = noOrSearcher{}
 
 // envHelp lists the environment variables newEngine reads, a line each,
 // for the usage.

@@ -152,6 +152,9 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view *store.Store
 	}
 	if sv.eng != nil {
 		sv.searcher = sv.eng.client
+		if slices.Contains(noOrEngines, sv.eng.name) {
+			sv.searcher = noOrSearcher{sv.eng.client}
+		}
 	}
 	if c.fetch == "web" {
 		// -rate, when given, is each host's rate too (its default is
