@@ -83,6 +83,15 @@ server and -archive-data-url for the server captures are read from. An
 archive that fails or holds nothing is a note on stderr, and the run goes
 on.
 
+Proxies (-proxy URL, -ca FILE): every live request (pages, search,
+archives) goes through the HTTP proxy -proxy names (http for http pages,
+CONNECT for https), but those to a -search-url or -archive-url on this
+machine, which are reached directly; -ca trusts the certificate
+authorities of a PEM file besides the system's (an intercepting proxy's,
+such as lab/cmd/localweb's). Page hosts that are private or loopback
+addresses stay refused unless -allow-private: only the proxy's own address
+is exempt.
+
 When no query can be formed (no backlinks, none kept, no word left) the
 trail is printed with a note that says why, and the exit code is 0.
 `

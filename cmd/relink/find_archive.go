@@ -45,6 +45,7 @@ type archiveConfig struct {
 	userAgent    string
 	rate         rate.Limit
 	allowPrivate bool
+	net          netConfig // -proxy and -ca
 }
 
 // newArchive returns the archive c names, at c.baseURL when it is not
@@ -59,11 +60,12 @@ func newArchive(c archiveConfig) (*archive, error) {
 			return nil, usagef("bad -%s %s: want an absolute http or https URL", f.flag, quoteArg(f.value))
 		}
 	}
+	hc := c.net.serviceClient() // nil: each client's own
 	switch c.name {
 	case "none":
 		return nil, nil
 	case "wayback":
-		w := &wayback.Client{BaseURL: c.baseURL, UserAgent: c.userAgent, Rate: c.rate}
+		w := &wayback.Client{BaseURL: c.baseURL, HTTP: hc, UserAgent: c.userAgent, Rate: c.rate}
 		return &archive{name: c.name, log: &archiveLog{Fetcher: w}, wayback: w, close: w.CloseIdleConnections}, nil
 	case "memento":
 		if c.baseURL == "" {
@@ -71,14 +73,15 @@ func newArchive(c archiveConfig) (*archive, error) {
 		}
 		// An archive is a service asked, not a site crawled: its
 		// robots.txt is not for its API's users.
-		pages := &web.Client{UserAgent: c.userAgent, Rate: c.rate, AllowPrivate: c.allowPrivate, IgnoreRobots: true}
-		m := &memento.Client{BaseURL: c.baseURL, UserAgent: c.userAgent, Rate: c.rate, Pages: pages}
+		pages := &web.Client{UserAgent: c.userAgent, Rate: c.rate, AllowPrivate: c.allowPrivate, IgnoreRobots: true,
+			Proxy: c.net.webProxy(), RootCAs: c.net.roots}
+		m := &memento.Client{BaseURL: c.baseURL, HTTP: hc, UserAgent: c.userAgent, Rate: c.rate, Pages: pages}
 		return &archive{name: c.name, log: &archiveLog{Fetcher: m}, close: func() {
 			m.CloseIdleConnections()
 			pages.CloseIdleConnections()
 		}}, nil
 	case "ccindex":
-		cc := &ccindex.Client{IndexURL: strings.TrimSuffix(c.baseURL, "/"), DataURL: strings.TrimSuffix(c.dataURL, "/"), UserAgent: c.userAgent, Rate: c.rate, DataRate: c.rate}
+		cc := &ccindex.Client{IndexURL: strings.TrimSuffix(c.baseURL, "/"), DataURL: strings.TrimSuffix(c.dataURL, "/"), HTTP: hc, UserAgent: c.userAgent, Rate: c.rate, DataRate: c.rate}
 		return &archive{name: c.name, log: &archiveLog{Fetcher: cc}, ccindex: cc, close: cc.CloseIdleConnections}, nil
 	}
 	return nil, usagef("unknown -archive %s: want one of %s", quoteArg(c.name), strings.Join(archiveNames, ", "))

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -39,6 +40,7 @@ type engineConfig struct {
 	key, cx   string // -key and -cx; empty means the environment's
 	userAgent string
 	rate      rate.Limit // zero means the provider's default
+	net       netConfig  // -proxy and -ca
 }
 
 // searchClient is what every live search provider is.
@@ -84,7 +86,7 @@ func newEngine(c engineConfig) (*engine, error) {
 		k, cx, base string
 		err         error
 		source      = c.name
-		transport   = searchapi.Transport{UserAgent: c.userAgent, Rate: c.rate}
+		transport   = searchapi.Transport{HTTP: c.net.serviceClient(), UserAgent: c.userAgent, Rate: c.rate}
 	)
 	switch c.name {
 	case "google":
@@ -130,6 +132,23 @@ func newEngine(c engineConfig) (*engine, error) {
 	}
 	return e, nil
 }
+
+// noOrSearcher is the searcher of an engine without an OR operator: a
+// disjunctive query of several terms, which the engine refuses (an error
+// wrapping searchapi.ErrUnsupportedQuery), finds nothing instead, so that
+// a method that sends one among others (the default method's fusion)
+// goes on with the rest rather than failing the whole search.
+type noOrSearcher struct{ s lexsig.Searcher }
+
+func (n noOrSearcher) Search(ctx context.Context, q lexsig.Query, limit int) ([]lexsig.Result, error) {
+	res, err := n.s.Search(ctx, q, limit)
+	if q.Mode == lexsig.Disjunctive && errors.Is(err, searchapi.ErrUnsupportedQuery) {
+		return nil, nil
+	}
+	return res, err
+}
+
+var _ lexsig.Searcher = noOrSearcher{}
 
 // envHelp lists the environment variables newEngine reads, a line each,
 // for the usage.

@@ -44,6 +44,9 @@ type fixer struct {
 	// (negative for 0: every first candidate is an answer).
 	threshold, finderThreshold float64
 	concurrency                int
+	// results is the Finder's Results: how many results each query asks
+	// for.
+	results int
 }
 
 // newFixer returns the fixer of the services sv and the store st (nil for
@@ -65,6 +68,7 @@ func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
 		threshold:       c.threshold,
 		finderThreshold: c.threshold,
 		concurrency:     c.concurrency,
+		results:         c.results,
 		soft404: &filter.Filters{Fetcher: probes, Disabled: []string{
 			filter.FilterStatus, filter.FilterFileType, filter.FilterSize, filter.FilterLanguage}},
 	}
@@ -75,7 +79,7 @@ func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
 		fx.archive = countingFetcher{f: sv.arch.log.Fetcher, service: serviceArchive}
 	}
 	if list := sv.arch.redirectLister(); list != nil {
-		name := strings.Join([]string{c.archive, c.archiveURL, c.archiveDataURL}, " ")
+		name := c.archiveName()
 		fx.redirects = func(ctx context.Context, uri string) ([]pastRedirect, error) {
 			return cache.Remember(sv.cache, "redirects", name+"\x00"+uri, func() ([]pastRedirect, error) {
 				return list(ctx, uri)
@@ -246,6 +250,7 @@ func (fx *fixer) finder(target string, sources []string) *relink.Finder {
 		Pages:     fx.pages,
 		Threshold: fx.finderThreshold,
 		Filters:   filter.Filters{Fetcher: fx.probes},
+		Results:   fx.results,
 	}
 	if fx.archive != nil {
 		f.Archive = fx.archive
@@ -257,8 +262,8 @@ func (fx *fixer) finder(target string, sources []string) *relink.Finder {
 // candidates, the queries and the backlinks with their anchor texts.
 func fill(r *repair.Result, res *relink.Result, c *relink.Clues) {
 	r.Confidence = min(max(res.Confidence, 0), 1)
-	for _, cand := range res.Candidates {
-		// No Searcher gives snippets yet: the field stays empty.
+	for _, cand := range res.Candidates[:min(len(res.Candidates), relink.DefaultResults)] {
+		// The first few are for a review; no Searcher gives snippets yet: the field stays empty.
 		r.Candidates = append(r.Candidates, repair.Candidate{URI: cand.URI, Title: cand.Title, Score: cand.Score})
 	}
 	for _, q := range res.Queries {

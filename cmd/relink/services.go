@@ -46,6 +46,7 @@ type liveConfig struct {
 	dfKind, dfTable, dfCache            string
 	archive, archiveURL, archiveDataURL string
 	fetch, userAgent                    string
+	proxy, caFile                       string
 	docs                                int64
 	rate                                float64
 	allowPrivate, ignoreRobots          bool
@@ -77,6 +78,8 @@ func (c *liveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.userAgent, "user-agent", web.DefaultUserAgent, "User-Agent for -fetch web, search APIs and archives")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "with -fetch web and archives, allow private and loopback addresses")
 	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "with -fetch web, do not honour robots.txt")
+	fs.StringVar(&c.proxy, "proxy", "", "send the live requests (pages, search, archives) through the HTTP proxy at `URL` (http://HOST:PORT); services on loopback are reached directly, and private page hosts stay refused")
+	fs.StringVar(&c.caFile, "ca", "", "trust the certificate authorities of PEM `FILE` besides the system's, for every live request (an intercepting proxy's CA)")
 	fs.StringVar(&c.cacheDir, "cache", defaultCacheDir(), "keep the live services' answers in `DIR`, shared by runs (\"\" for none)")
 	fs.DurationVar(&c.cacheAge, "cache-age", cache.DefaultMaxAge, "use answers kept in -cache for this long")
 	fs.BoolVar(&c.noCache, "no-cache", false, "keep no answers (as -cache \"\")")
@@ -158,6 +161,7 @@ type services struct {
 	eng  *engine  // the live search engine, nil for the store
 	arch *archive // the archive, nil for none
 	dfs  *dfSetup
+	net  netConfig // -proxy and -ca
 	// fetcher fetches pages: the store, or the live web.
 	fetcher filter.Fetcher
 	// searcher answers queries: the store, or eng's client.
@@ -179,25 +183,29 @@ type services struct {
 // any file is opened or any request sent.
 func (c *liveConfig) dial() (*services, error) {
 	reqRate := rate.Limit(c.rate) // +Inf ("inf") means no limit to the providers
-	sv := &services{}
+	nc, err := newNetConfig(c.proxy, c.caFile)
+	if err != nil {
+		return nil, err
+	}
+	sv := &services{net: nc}
 	if c.cacheOn() {
 		sv.cache = cache.New(c.cacheDir, c.cacheAge)
 	}
 	if c.search != "store" {
-		eng, err := newEngine(engineConfig{name: c.search, baseURL: c.searchURL, key: c.key, cx: c.cx, userAgent: c.userAgent, rate: reqRate})
+		eng, err := newEngine(engineConfig{name: c.search, baseURL: c.searchURL, key: c.key, cx: c.cx, userAgent: c.userAgent, rate: reqRate, net: nc})
 		if err != nil {
 			return nil, err
 		}
 		sv.eng = eng
 	}
-	arch, err := newArchive(archiveConfig{name: c.archive, baseURL: c.archiveURL, dataURL: c.archiveDataURL, userAgent: c.userAgent, rate: reqRate, allowPrivate: c.allowPrivate})
+	arch, err := newArchive(archiveConfig{name: c.archive, baseURL: c.archiveURL, dataURL: c.archiveDataURL, userAgent: c.userAgent, rate: reqRate, allowPrivate: c.allowPrivate, net: nc})
 	if err != nil {
 		sv.close()
 		return nil, err
 	}
 	sv.arch = arch
 	if arch != nil && sv.cache != nil {
-		arch.log.Fetcher = &cache.Fetcher{Dir: sv.cache, Kind: "archive", Name: strings.Join([]string{c.archive, c.archiveURL, c.archiveDataURL}, " "), Fetcher: arch.log.Fetcher}
+		arch.log.Fetcher = &cache.Fetcher{Dir: sv.cache, Kind: "archive", Name: c.archiveName(), Fetcher: arch.log.Fetcher}
 	}
 	if slices.Contains(c.backlinksFrom, "mediawiki") {
 		if _, err := url.Parse(c.mediawikiAPI); err != nil || !strings.HasPrefix(c.mediawikiAPI, "http://") && !strings.HasPrefix(c.mediawikiAPI, "https://") {
@@ -205,7 +213,7 @@ func (c *liveConfig) dial() (*services, error) {
 			return nil, usagef("bad -mediawiki-api %s: want an absolute http or https URL", quoteArg(c.mediawikiAPI))
 		}
 		sv.wikiMW = &mediawiki.Client{Endpoint: c.mediawikiAPI, ArticlePath: c.mediawikiPath, UserAgent: c.userAgent, Rate: reqRate}
-		sv.wiki = &cache.Backlinks{Dir: sv.cache, Name: "mediawiki " + c.mediawikiAPI, Provider: sv.wikiMW}
+		sv.wiki = &cache.Backlinks{Dir: sv.cache, Name: "mediawiki " + c.mediawikiAPI + c.via(), Provider: sv.wikiMW}
 	}
 	return sv, nil
 }
@@ -225,12 +233,17 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view *store.Store
 		sv.fetcher, sv.searcher = view, view
 	}
 	if sv.eng != nil {
-		sv.searcher = &cache.Searcher{Dir: sv.cache, Name: strings.TrimSpace(c.search + " " + c.searchURL), Searcher: sv.eng.client}
+		var eng lexsig.Searcher = sv.eng.client
+		if slices.Contains(noOrEngines, sv.eng.name) {
+			eng = noOrSearcher{sv.eng.client}
+		}
+		sv.searcher = &cache.Searcher{Dir: sv.cache, Name: strings.TrimSpace(c.search+" "+c.searchURL) + c.via(), Searcher: eng}
 	}
 	if c.fetch == "web" {
 		// -rate, when given, is each host's rate too (its default is
 		// the web client's: one request a second).
-		sv.web = &web.Client{UserAgent: c.userAgent, Rate: rate.Limit(c.rate), AllowPrivate: c.allowPrivate, IgnoreRobots: c.ignoreRobots}
+		sv.web = &web.Client{UserAgent: c.userAgent, Rate: rate.Limit(c.rate), AllowPrivate: c.allowPrivate, IgnoreRobots: c.ignoreRobots,
+			Proxy: sv.net.webProxy(), RootCAs: sv.net.roots}
 		if sv.cache != nil {
 			sv.web.Robots = &cache.Robots{Dir: sv.cache, Name: c.webName()}
 		}
@@ -257,7 +270,22 @@ func (c *liveConfig) webName() string {
 	if c.ignoreRobots {
 		name += " ignore-robots"
 	}
-	return name
+	return name + c.via()
+}
+
+// archiveName names the archive's answers in the cache.
+func (c *liveConfig) archiveName() string {
+	return strings.Join([]string{c.archive, c.archiveURL, c.archiveDataURL}, " ") + c.via()
+}
+
+// via is what the cache's names of services add for the proxy, if any: a
+// local web behind a proxy answers for the same URLs as the web, and the
+// two must never be read for each other.
+func (c *liveConfig) via() string {
+	if c.proxy == "" {
+		return ""
+	}
+	return " proxy=" + c.proxy
 }
 
 // backlinks returns the backlink providers the command line names, in

@@ -55,7 +55,17 @@ type Options struct {
 	ErrorLog *log.Logger
 	// Now is the clock of the rate limits; nil means time.Now.
 	Now func() time.Time
+	// Served, when not nil, is told of every request the Server answers
+	// (rate-limited ones included), before it is answered: the service
+	// (an Endpoint.Name, or WebService for a page of the web) and the
+	// URL asked for, absolute. It is called from many goroutines at
+	// once. Tests and benchmarks count remote calls with it.
+	Served func(service, uri string)
 }
+
+// WebService is the service name Options.Served gives the pages of the
+// web (the proxy's answers from the store).
+const WebService = "web"
 
 // Endpoint is a service of a Server and where it answers.
 type Endpoint struct {
@@ -320,6 +330,7 @@ func (s *Server) direct(svc *service) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
+		s.served(svc.name, "http://"+r.Host+r.URL.RequestURI())
 		svc.handler.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), baseKey{}, "http://"+r.Host)))
 	})
 }
@@ -368,12 +379,21 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, scheme, hostport 
 	if port == "" || scheme == "http" && port == "80" || scheme == "https" && port == "443" {
 		for _, svc := range s.byHost[host] {
 			if svc.owns(r.URL.Path) {
+				s.served(svc.name, scheme+"://"+hostport+r.URL.RequestURI())
 				svc.handler.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), baseKey{}, scheme+"://"+host)))
 				return
 			}
 		}
 	}
+	s.served(WebService, scheme+"://"+hostport+r.URL.RequestURI())
 	s.serveWeb(w, r, scheme+"://"+hostport+r.URL.RequestURI())
+}
+
+// served tells Options.Served of a request.
+func (s *Server) served(service, uri string) {
+	if s.opts.Served != nil {
+		s.opts.Served(service, uri)
+	}
 }
 
 // splitHostPort returns hostport's host, lowercased and without brackets

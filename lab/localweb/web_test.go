@@ -7,7 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -206,5 +208,42 @@ func TestStartTwice(t *testing.T) {
 	srv.Close()
 	if err := srv.Start("127.0.0.1:0"); err == nil {
 		t.Error("Start after Close succeeded")
+	}
+}
+
+// TestServed checks that Options.Served is told of every request: pages
+// through the proxy (https and http) with their absolute URL, and a
+// service's requests by its name, at its own port or at its real host.
+func TestServed(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	srv := start(t, localweb.Options{Relaxed: true, Served: func(service, uri string) {
+		mu.Lock()
+		got = append(got, service+" "+uri)
+		mu.Unlock()
+	}})
+	c := webClient(t, srv)
+	c.IgnoreRobots = true
+	ctx := context.Background()
+	for _, u := range []string{pyBase + "library/os.html", "http://docs.python.org/3.11/library/os.html", "https://api.search.brave.com/res/v1/web/search?q=os"} {
+		if _, err := c.Fetch(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, err := http.Get(srv.URL("brave") + "?q=json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	want := []string{
+		localweb.WebService + " " + pyBase + "library/os.html",
+		localweb.WebService + " http://docs.python.org/3.11/library/os.html",
+		"brave https://api.search.brave.com/res/v1/web/search?q=os",
+		"brave " + srv.URL("brave") + "?q=json",
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(got, want) {
+		t.Errorf("served %q, want %q", got, want)
 	}
 }

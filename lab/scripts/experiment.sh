@@ -8,7 +8,11 @@
 #      and without navigation links) on 300 targets drawn with seed 1,
 #   4. writes the results into results/dev-seed1 and prints the reproduced
 #      Table 4 beside the paper's, the paper's findings checked one by one,
-#      the times and the peak memory.
+#      the times and the peak memory;
+#   5. repairs the targets' dead links as a user would: a lychee report of
+#      them (their backlink pages as sources, cmd/fixbench -report) given to
+#      relink fix -store with the moved mode's store as the web, and prints
+#      fix's summary (no network: the store serves pages and search).
 #
 #   bash scripts/experiment.sh [-n TARGETS] [-s SEED] [-o DIR] [-m MANIFEST] [-d STORE]
 #
@@ -55,8 +59,9 @@ fi
 # 2-4. The store, the grid and the results. /usr/bin/time, when present,
 # measures the wall time and the peak memory (resident set size).
 mkdir -p "$(dirname "$store")" "$out"
-bin=$(mktemp -d)/experiment
-trap 'rm -rf "$(dirname "$bin")"' EXIT
+bindir=$(mktemp -d)
+bin=$bindir/experiment
+trap 'rm -rf "$bindir"' EXIT
 go build -o "$bin" ./cmd/experiment
 cmd=("$bin" -corpus "$manifest" -store "$store" -targets "$targets" -seed "$seed" -out "$out")
 if [ -x /usr/bin/time ]; then
@@ -66,4 +71,15 @@ if [ -x /usr/bin/time ]; then
 	echo "wall time $wall, peak resident memory $((rss / 1024)) MB ($out/resources.txt)"
 else
 	"${cmd[@]}"
+fi
+
+# 5. The repair run: relink fix over the moved targets' dead links, with
+# the moved mode's store (built in step 3) as the web.
+if [ -f "$store.moved" ]; then
+	go build -o "$bindir/fixbench" ./cmd/fixbench
+	(cd .. && go build -o "$bindir/relink" ./cmd/relink)
+	"$bindir/fixbench" -before "$store" -after "$store.moved" -targets "$targets" -seed "$seed" -report "$bindir/lychee.json"
+	"$bindir/relink" fix -store "$store.moved" -in "$bindir/lychee.json" -out "$bindir/repairs.jsonl"
+else
+	echo "experiment: no moved-mode store ($store.moved): the repair run is skipped" >&2
 fi

@@ -54,7 +54,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -66,6 +65,7 @@ import (
 
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lab/draw"
 	"github.com/linkrot/relink/lab/eval"
 	"github.com/linkrot/relink/lab/internal/ingestbar"
 	"github.com/linkrot/relink/provider/store"
@@ -178,10 +178,7 @@ func (cfg *config) navSettings() []bool {
 }
 
 // target is one drawn target with what the store knows of it.
-type target struct {
-	store.PageInfo
-	Stratum string
-}
+type target = draw.Target
 
 // run builds the store if needed, draws the targets, runs the grid and
 // writes the results.
@@ -351,68 +348,18 @@ func missingRoots(m *store.Manifest) []string {
 	return out
 }
 
-// drawTargets draws n targets at random, with seed, from the pages that at
-// least one other page links to (BENCHMARK.md: "Targets are drawn at random
-// with a fixed seed from the pages that have at least one backlink page").
-// The candidates are taken in URI order, so the draw depends only on the
-// store's pages and the seed; the targets are returned in URI order.
+// drawTargets draws n targets with seed from the pages that another page
+// links to (draw.Targets, shared with lab/fixbench).
 func drawTargets(ctx context.Context, s *store.Store, n int, seed uint64) ([]target, int, error) {
-	return drawTargetsOf(ctx, s, n, seed, nil)
+	return draw.Targets(ctx, s, n, seed)
 }
 
-// drawTargetsOf is drawTargets from the pages keep reports true for (all
-// of them when keep is nil).
-func drawTargetsOf(ctx context.Context, s *store.Store, n int, seed uint64, keep func(store.PageInfo) bool) ([]target, int, error) {
-	var pages []store.PageInfo
-	for p, err := range s.Pages(ctx) {
-		if err != nil {
-			return nil, 0, err
-		}
-		if p.Backlinks > 0 && (keep == nil || keep(p)) {
-			pages = append(pages, p)
-		}
-	}
-	return pick(pages, n, seed)
-}
-
-// pick draws n of the candidate pages at random with seed: the candidates
-// in URI order, the first n of a permutation of them, returned in URI
-// order with the number of candidates.
-func pick(pages []store.PageInfo, n int, seed uint64) ([]target, int, error) {
-	slices.SortFunc(pages, func(a, b store.PageInfo) int { return strings.Compare(a.URI, b.URI) })
-	if len(pages) == 0 {
-		return nil, 0, errors.New("no page of the store has a backlink page")
-	}
-	r := rand.New(rand.NewPCG(seed, 0))
-	perm := r.Perm(len(pages))
-	perm = perm[:min(n, len(perm))]
-	slices.Sort(perm)
-	out := make([]target, len(perm))
-	for i, j := range perm {
-		out[i] = target{PageInfo: pages[j], Stratum: stratum(pages[j].ContentBacklinks)}
-	}
-	return out, len(pages), nil
-}
-
-// The strata of targets by their distinct non-navigation backlink pages
-// (BENCHMARK.md: "Report results overall and by stratum of backlink pages
-// (1–2, 3–9, 10+)"). A target whose only backlinks are navigation links is
-// in stratum "0".
-var strata = []string{"0", "1-2", "3-9", "10+"}
+// strata are the strata of targets (draw.Strata).
+var strata = draw.Strata
 
 // stratum returns the stratum of a target with n distinct non-navigation
-// backlink pages.
-func stratum(n int) string {
-	switch {
-	case n <= 0:
-		return "0"
-	case n <= 2:
-		return "1-2"
-	case n <= 9:
-		return "3-9"
-	}
-	return "10+"
-}
+// backlink pages (draw.Stratum).
+func stratum(n int) string { return draw.Stratum(n) }
 
 // paperMethods are the methods the paper published tables for.
 var paperMethods = []struct {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"html"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lab/draw"
 	"github.com/linkrot/relink/lab/eval"
 	"github.com/linkrot/relink/lab/internal/ingestbar"
 	"github.com/linkrot/relink/provider/store"
@@ -109,14 +109,11 @@ func runDeleted(ctx context.Context, ev eval.Evaluation, web filter.Fetcher, std
 }
 
 // runMoved runs ev again in the moved mode: a second store is built from
-// the manifest with every target published at a new URI (movedURI), and a
+// the manifest with every target published at a new URI (draw.MovedURI), and a
 // target is found when its new URI is. With edit, the mode is "edited":
 // each target's text is also changed as editEdits says.
 func runMoved(ctx context.Context, cfg *config, m *store.Manifest, paper *store.Store, ev eval.Evaluation, edit bool, stderr io.Writer) (*modeRun, error) {
-	moves := make(map[string]string, len(ev.Targets))
-	for _, t := range ev.Targets {
-		moves[t] = movedURI(t)
-	}
+	moves := draw.Moves(ev.Targets)
 	name, opts := modeMoved, store.IngestOptions{Moves: moves}
 	if edit {
 		e, err := newEditor(ctx, paper, ev.Targets, cfg.seed)
@@ -143,18 +140,6 @@ func runMoved(ctx context.Context, cfg *config, m *store.Manifest, paper *store.
 	return run, addURLRules(ctx, run, ev.Targets, ev.Answer, ms, ev.Threshold)
 }
 
-// movedURI is where the moved mode publishes the page of uri: on the same
-// host, at a path that shares no word with the old one (a digest of it), so
-// that no method can find the page by its old path's words.
-func movedURI(uri string) string {
-	u, err := url.Parse(uri)
-	if err != nil {
-		return uri
-	}
-	sum := sha256.Sum256([]byte(uri))
-	return u.Scheme + "://" + u.Host + "/relocated/" + hex.EncodeToString(sum[:6]) + ".html"
-}
-
 // runMigrated runs the migrated mode: half of the manifest's sites move,
 // each by one rule (planMigrations), and targets are drawn from their
 // pages. The link index is the paper's store as it was before the move
@@ -179,7 +164,7 @@ func runMigrated(ctx context.Context, cfg *config, m *store.Manifest, paper *sto
 			moves[from] = to
 		}
 	}
-	targets, _, err := drawTargetsOf(ctx, paper, cfg.targets, cfg.seed, func(p store.PageInfo) bool {
+	targets, _, err := draw.TargetsOf(ctx, paper, cfg.targets, cfg.seed, func(p store.PageInfo) bool {
 		_, ok := moves[p.URI]
 		return ok
 	})

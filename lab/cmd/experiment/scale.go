@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/linkrot/relink/lab/draw"
 	"github.com/linkrot/relink/provider/store"
 )
 
@@ -122,7 +123,7 @@ func drawFromSites(ctx context.Context, s *store.Store, n int, seed uint64, site
 			}
 		}
 	}
-	return pick(pages, n, seed)
+	return draw.Pick(pages, n, seed)
 }
 
 // watch applies the soft memory limit and, with -memprofile, samples the

@@ -1,0 +1,236 @@
+package fixbench
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/linkrot/relink/lab/draw"
+	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/repair"
+)
+
+// ciCorpus is the CI corpus: four small Debian documentation packages
+// (Flask, Werkzeug, Jinja, Click) that scripts/test.sh installs.
+const ciCorpus = "../corpus/ci.json"
+
+// ciTargets and ciDeleted are the moved and deleted pages of the test.
+const (
+	ciTargets = 16
+	ciDeleted = 8
+)
+
+// ciStores builds the CI corpus's pre-move store and its moved-mode store
+// (ciTargets targets drawn with seed 1) in dir, or skips the test when the
+// corpus is not installed (fails it when RELINK_REQUIRE_CORPUS is set).
+func ciStores(t *testing.T, dir string) (before, after string) {
+	t.Helper()
+	m, err := store.ReadManifest(ciCorpus)
+	require.NoError(t, err)
+	for _, site := range m.Sites {
+		for _, r := range site.Roots {
+			if _, err := os.Stat(r.Dir); err != nil {
+				if os.Getenv("RELINK_REQUIRE_CORPUS") != "" {
+					t.Fatalf("the CI corpus is not installed (%v): run bash scripts/test.sh as root", err)
+				}
+				t.Skipf("the CI corpus is not installed (%v); scripts/test.sh installs it as root", err)
+			}
+		}
+	}
+	ctx := context.Background()
+	build := func(name string, moves map[string]string) string {
+		path := filepath.Join(dir, name)
+		s, err := store.Open(path, nil)
+		require.NoError(t, err)
+		_, err = s.IngestManifest(ctx, m, store.IngestOptions{Moves: moves})
+		require.NoError(t, s.Close())
+		require.NoError(t, err)
+		return path
+	}
+	before = build("before.db", nil)
+	s, err := store.Open(before, &store.Options{ReadOnly: true})
+	require.NoError(t, err)
+	targets, _, err := draw.Targets(ctx, s, ciTargets, 1)
+	s.Close()
+	require.NoError(t, err)
+	var uris []string
+	for _, tg := range targets {
+		uris = append(uris, tg.URI)
+	}
+	return before, build("after.db", draw.Moves(uris))
+}
+
+// TestCorpusFix runs relink fix end to end on the CI corpus served by
+// localweb: the live clients through the proxy, killed after a few dead
+// links and resumed, then -store alone. Moved pages are found at their new
+// URIs, deleted ones are not answered with a page, the resumed run sends
+// nothing for the journaled dead links, and the calls the results count
+// are the requests localweb answered. Then a docs tree linking to the
+// moved pages is rewritten from the live run's journal.
+func TestCorpusFix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds relink and two stores of a corpus")
+	}
+	dir := t.TempDir()
+	before, after := ciStores(t, dir)
+	ctx := context.Background()
+	bin, err := BuildRelink(ctx, filepath.Join("..", ".."), dir)
+	require.NoError(t, err)
+	work := filepath.Join(dir, "work")
+	require.NoError(t, os.Mkdir(work, 0o755))
+	cfg := Config{Relink: bin, Before: before, After: after, Dir: work, Targets: ciTargets, Deleted: ciDeleted, Seed: 1, KillAfter: 5, Log: testLog{t}}
+	out, err := Run(ctx, cfg)
+	require.NoError(t, err)
+	s := Summarize("ci", cfg, out, nil)
+	t.Logf("live %+v\nstore %+v\nresume %+v", s.Live, s.Store, s.Resume)
+
+	for _, f := range []struct {
+		name string
+		fig  Figures
+	}{{"live", s.Live}, {"store", s.Store}} {
+		if f.fig.Moved == 0 || f.fig.Deleted == 0 {
+			t.Fatalf("%s: %d moved and %d deleted dead links, want both", f.name, f.fig.Moved, f.fig.Deleted)
+		}
+		if f.fig.Found < 0.5 || f.fig.Precision < 0.9 {
+			t.Errorf("%s: found %.2f at precision %.2f, want most moved pages found, at their new URIs", f.name, f.fig.Found, f.fig.Precision)
+		}
+		if f.fig.FalseSuggestions > 0.25 {
+			t.Errorf("%s: %.2f of the deleted pages answered with a page", f.name, f.fig.FalseSuggestions)
+		}
+		if f.fig.Verdicts["unknown"] > 0 || f.fig.Verdicts["missing"] > 0 || f.fig.Verdicts["alive"] > 0 {
+			t.Errorf("%s: verdicts %v, want none unknown, alive or missing", f.name, f.fig.Verdicts)
+		}
+	}
+	if s.Live.Calls.Fetch == 0 || s.Live.Calls.Search == 0 || s.Live.Calls.Archive == 0 {
+		t.Errorf("live calls %+v, want pages, searches and archive reads", s.Live.Calls)
+	}
+	if s.Store.Calls != (repair.Calls{}) {
+		t.Errorf("store calls %+v, want none", s.Store.Calls)
+	}
+	r := out.Resume
+	switch {
+	case r == nil || r.Journaled < cfg.KillAfter:
+		t.Errorf("resume %+v, want at least %d dead links journaled before the kill", r, cfg.KillAfter)
+	case r.RepeatedDead != 0 || r.ChangedJournaled != 0:
+		t.Errorf("resume %+v: the rerun looked again for dead links the journal held", r)
+	case r.SecondCalls != r.SecondRequests:
+		t.Errorf("resume %+v: the rerun's requests are not the calls of the work it did", r)
+	}
+
+	rewriteDocs(t, bin, work, out)
+}
+
+// rewriteDocs makes a docs tree linking to the moved pages (absolute
+// links with a fragment, and a root-relative link on the site the tree is
+// served at) and to a deleted page, rewrites it with relink fix -rewrite
+// from the live run's journal (-state: nothing is looked for again), and
+// checks the diff and the files written, byte for byte.
+func rewriteDocs(t *testing.T, bin, work string, out *Outcome) {
+	t.Helper()
+	found := map[string]string{} // dead -> the live run's moved URI
+	for _, r := range out.Live {
+		if r.Verdict == repair.Moved {
+			found[r.Dead] = r.URI
+		}
+	}
+	var moved, gone []Target
+	for _, tg := range out.Targets {
+		switch {
+		case !tg.Deleted() && found[tg.Dead] == tg.Moved:
+			moved = append(moved, tg)
+		case tg.Deleted() && found[tg.Dead] == "":
+			gone = append(gone, tg)
+		}
+	}
+	if len(moved) < 2 || len(gone) < 1 {
+		t.Fatalf("%d moved pages found and %d deleted pages gone: too few to rewrite", len(moved), len(gone))
+	}
+	a, b := moved[0], moved[1]
+	bu, err := url.Parse(b.Dead)
+	require.NoError(t, err)
+	nu, err := url.Parse(b.Moved)
+	require.NoError(t, err)
+	base := bu.Scheme + "://" + bu.Host + "/"
+	docs := filepath.Join(work, "docs")
+	require.NoError(t, os.MkdirAll(filepath.Join(docs, "guide"), 0o755))
+	oldIndex := fmt.Sprintf("# Notes\r\n\r\nRead [the first page](%s#usage) and <%s>.\r\nAlso [a page](%s) and [a removed page](%s).\r\n",
+		a.Dead, a.Dead, bu.Path, gone[0].Dead)
+	newIndex := fmt.Sprintf("# Notes\r\n\r\nRead [the first page](%s#usage) and <%s>.\r\nAlso [a page](%s) and [a removed page](%s).\r\n",
+		a.Moved, a.Moved, nu.Path, gone[0].Dead)
+	oldGuide := fmt.Sprintf("Unchanged line.\n\nSee [it](%s \"title\").\n", b.Dead)
+	newGuide := fmt.Sprintf("Unchanged line.\n\nSee [it](%s \"title\").\n", b.Moved)
+	index, guide := filepath.Join(docs, "index.md"), filepath.Join(docs, "guide", "page.md")
+	require.NoError(t, os.WriteFile(index, []byte(oldIndex), 0o644))
+	require.NoError(t, os.WriteFile(guide, []byte(oldGuide), 0o600))
+
+	args := []string{"fix", "-in", filepath.Join(work, "lychee.json"), "-state", filepath.Join(work, "live.state"), "-store", out.WebStore,
+		"-rewrite", docs, "-base", base, "-out", filepath.Join(work, "rewrite.jsonl")}
+	diff := relinkOut(t, bin, args...)
+	var changed []string
+	for _, l := range strings.Split(diff, "\n") {
+		if (strings.HasPrefix(l, "-") || strings.HasPrefix(l, "+")) && !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "+++") {
+			changed = append(changed, strings.TrimSuffix(l, "\r"))
+		}
+	}
+	oldLines, newLines := strings.Split(oldIndex, "\r\n"), strings.Split(newIndex, "\r\n")
+	want := []string{"-" + oldLines[2], "-" + oldLines[3], "+" + newLines[2], "+" + newLines[3],
+		"-" + strings.Split(oldGuide, "\n")[2], "+" + strings.Split(newGuide, "\n")[2]}
+	slices.Sort(want)
+	slices.Sort(changed)
+	if !slices.Equal(changed, want) {
+		t.Errorf("diff changes\n%s\nwant\n%s\nwhole diff:\n%s", strings.Join(changed, "\n"), strings.Join(want, "\n"), diff)
+	}
+	for _, f := range []struct{ path, want string }{{index, oldIndex}, {guide, oldGuide}} {
+		if got, _ := os.ReadFile(f.path); string(got) != f.want {
+			t.Errorf("%s changed without -write", f.path)
+		}
+	}
+	relinkOut(t, bin, append(args, "-write")...)
+	for _, f := range []struct {
+		path, want string
+		mode       os.FileMode
+	}{{index, newIndex, 0o644}, {guide, newGuide, 0o600}} {
+		got, err := os.ReadFile(f.path)
+		require.NoError(t, err)
+		if string(got) != f.want {
+			t.Errorf("%s after -write:\n%q\nwant\n%q", f.path, got, f.want)
+		}
+		if fi, err := os.Stat(f.path); err != nil || fi.Mode().Perm() != f.mode {
+			t.Errorf("%s: mode %v (%v), want %v kept", f.path, fi.Mode().Perm(), err, f.mode)
+		}
+	}
+}
+
+// relinkOut runs the relink binary and returns its standard output; a
+// failure fails the test.
+func relinkOut(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = benchEnv()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("relink %q: %v\n%s", args, err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), " from -state)") {
+		t.Errorf("relink %q looked for dead links again: %s", args, stderr.String())
+	}
+	return string(b)
+}
+
+// testLog writes the benchmark's progress to the test's log.
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
+}
