@@ -648,8 +648,8 @@ func Best() Strategy {
 // by OR), the anchor signature that
 // prefers content links, the anchor and URI words combined, a cascade, a
 // fusion, the fusion reranked without and with fetching candidates (Best),
-// and the three methods that read an archived copy (its title, its own 5-
-// and 7-term signature).
+// Default, and the four methods that read an archived copy (Default judged
+// by its title too, its title, its own 5- and 7-term signature).
 func Strategies() []Strategy {
 	all, _ := strategies()
 	return all
@@ -678,6 +678,7 @@ func strategies() (all []Strategy, best Strategy) {
 		best,
 		Rerank{Base: fusion, Depth: 20, Fetch: true},
 		MovedLink{Else: best},
+		ArchiveCheck{Base: MovedLink{Else: best}},
 		ArchiveTitle{},
 		ArchiveSignature{Size: 5},
 		ArchiveSignature{Size: 7},

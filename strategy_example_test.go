@@ -41,6 +41,7 @@ func ExampleStrategies() {
 	// rerank terms=4 archive=false
 	// rerank-fetch terms=4 archive=false
 	// moved-link+rerank terms=4 archive=false
+	// moved-link+rerank+archive-check terms=4 archive=true
 	// archive-title terms=0 archive=true
 	// archive-ls5 terms=5 archive=true
 	// archive-ls7 terms=7 archive=true

@@ -364,7 +364,7 @@ func TestStrategyNames(t *testing.T) {
 	for _, s := range relink.Strategies() {
 		got = append(got, s.Name())
 	}
-	want := []string{"phrase", "url-phrase", "url-2", "url-4", "url-or-4", "1-anchor-10-prefer", "anchor+url-4", "cascade", "fusion", "rerank", "rerank-fetch", "moved-link+rerank", "archive-title", "archive-ls5", "archive-ls7"}
+	want := []string{"phrase", "url-phrase", "url-2", "url-4", "url-or-4", "1-anchor-10-prefer", "anchor+url-4", "cascade", "fusion", "rerank", "rerank-fetch", "moved-link+rerank", "moved-link+rerank+archive-check", "archive-title", "archive-ls5", "archive-ls7"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Strategies names (-want +got):\n%s", diff)
 	}

@@ -1,0 +1,96 @@
+package relink
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lexsig"
+)
+
+// archivedClues returns the clues of a missing Django page whose archived
+// copy has title, or none when title is empty.
+func archivedClues(title string) *Clues {
+	c := &Clues{URI: "https://docs.djangoproject.com/en/3.2/topics/signals/"}
+	if title != "" {
+		c.Archive = &filter.Page{URI: c.URI, Status: http.StatusOK, Header: http.Header{"Content-Type": {"text/html"}},
+			Body: []byte("<html><head><title>" + title + "</title></head><body><p>Old text.</p></body></html>")}
+	}
+	return c
+}
+
+// TestArchiveAgreement: the archived title agrees with a candidate's that
+// is the same, or the same but for the site's suffix on the same site; it
+// disagrees with one that shares under half its words; anything else, or
+// no archived copy, decides nothing.
+func TestArchiveAgreement(t *testing.T) {
+	const django = "https://docs.djangoproject.com/en/3.2/"
+	tests := []struct {
+		archived, uri, title string
+		want                 archiveVerdict
+	}{
+		{"Signals — Django 3.2 documentation", django + "relocated/1", "Signals — Django 3.2 documentation", agrees},
+		{"Signals — Django 3.2 documentation", django + "topics/signals-new/", "Signals — Django 4.0 documentation", agrees},
+		{"Signals — Django 3.2 documentation", "https://flask.example/signals", "Signals — Flask Documentation", undecided},
+		{"Signals — Django 3.2 documentation", django + "topics/http/middleware/", "Middleware — Django 3.2 documentation", disagrees},
+		{"Django 1.4.6 release notes — Django 3.2 documentation", django + "releases/1.6.4/", "Django 1.6.4 release notes — Django 3.2 documentation", undecided},
+		{"Using signals with models — Django 3.2 documentation", django + "x/", "Signals with models — Django 3.2 documentation", undecided},
+		{"", django + "x/", "Signals — Django 3.2 documentation", undecided},
+	}
+	for _, tt := range tests {
+		got := archiveAgreement(archivedClues(tt.archived), lexsig.Result{URI: tt.uri, Title: tt.title})
+		if got != tt.want {
+			t.Errorf("archived %q, candidate %q at %s: %d, want %d", tt.archived, tt.title, tt.uri, got, tt.want)
+		}
+	}
+}
+
+// judged is a strategy whose one candidate is judged conf.
+type judged struct {
+	title string
+	conf  float64
+}
+
+func (judged) Name() string { return "judged" }
+func (judged) Terms() int   { return 0 }
+func (judged) Needs() Needs { return Needs{} }
+func (j judged) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	return &Outcome{
+		Candidates: []lexsig.Result{{Rank: 1, URI: "https://docs.djangoproject.com/en/3.2/relocated/1", Title: j.title}},
+		Judge:      func(*Clues, []lexsig.Result) float64 { return j.conf },
+	}, nil
+}
+
+// TestArchiveCheck: the archived title raises an agreeing answer to
+// ArchiveAgree, caps a disagreeing one at ArchiveDisagree, and leaves the
+// base's confidence otherwise; the candidates are the base's.
+func TestArchiveCheck(t *testing.T) {
+	tests := []struct {
+		archived, title string
+		base, want      float64
+	}{
+		{"Signals — Django 3.2 documentation", "Signals — Django 3.2 documentation", 0.7, ArchiveAgree},
+		{"Signals — Django 3.2 documentation", "Signals — Django 3.2 documentation", 1, 1},
+		{"Signals — Django 3.2 documentation", "Middleware — Django 3.2 documentation", 0.9, ArchiveDisagree},
+		{"Signals — Django 3.2 documentation", "Middleware — Django 3.2 documentation", 0.3, 0.3},
+		{"", "Middleware — Django 3.2 documentation", 0.9, 0.9},
+	}
+	for _, tt := range tests {
+		s := ArchiveCheck{Base: judged{title: tt.title, conf: tt.base}}
+		if !s.Needs().Archive || s.Name() != "judged+archive-check" {
+			t.Fatalf("%s needs %+v, want the archive", s.Name(), s.Needs())
+		}
+		c := archivedClues(tt.archived)
+		o, err := s.Find(context.Background(), c, Tools{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(o.Candidates) != 1 || o.Candidates[0].Title != tt.title {
+			t.Fatalf("candidates %v, want the base's", o.Candidates)
+		}
+		if got := o.Judge(c, o.Candidates); got != tt.want {
+			t.Errorf("archived %q, candidate %q, base %v: %v, want %v", tt.archived, tt.title, tt.base, got, tt.want)
+		}
+	}
+}
