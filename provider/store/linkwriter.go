@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/internal/ingest"
 )
 
 // linkWriter writes link sources and their records, one transaction per
@@ -239,20 +240,20 @@ func (lw *linkWriter) writePage(ctx context.Context, file string, p *commoncrawl
 }
 
 // writeRecord writes a record of a WAT file, a page or a skip, and counts
-// it in st. When it.retry is set an earlier ingest may have recorded the
+// it in st. When it.Retry is set an earlier ingest may have recorded the
 // record as malformed: a malformed skip replaces that row, and a page or
 // another skip removes it.
-func (lw *linkWriter) writeRecord(ctx context.Context, it *watItem, st *LinkStats) error {
-	if it.skip != nil {
-		count(&st.Skipped, it.skip.Reason, 1)
-		if it.skip.Malformed() {
-			return lw.writeSkip(ctx, it.file, it.skip)
+func (lw *linkWriter) writeRecord(ctx context.Context, it *ingest.WATItem, st *LinkStats) error {
+	if it.Skip != nil {
+		count(&st.Skipped, it.Skip.Reason, 1)
+		if it.Skip.Malformed() {
+			return lw.writeSkip(ctx, it.File, it.Skip)
 		}
-	} else if err := lw.writePage(ctx, it.file, it.page, st); err != nil {
+	} else if err := lw.writePage(ctx, it.File, it.Page, st); err != nil {
 		return err
 	}
-	if it.retry {
-		_, err := lw.bound[lwDelSkipped].ExecContext(ctx, watSource(it.file, it.record))
+	if it.Retry {
+		_, err := lw.bound[lwDelSkipped].ExecContext(ctx, watSource(it.File, it.Record))
 		return err
 	}
 	return nil

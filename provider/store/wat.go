@@ -2,20 +2,16 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/internal/ingest"
 )
 
 // Reasons a page of a WAT file does not become a link source, besides
@@ -87,7 +83,7 @@ func (st LinkStats) String() string {
 	if st.Resumed > 0 {
 		fmt.Fprintf(&b, ", %d already ingested", st.Resumed)
 	}
-	writeChanged(&b, st.Changed)
+	ingest.WriteChanged(&b, st.Changed)
 	fmt.Fprintf(&b, " in %.1fs", st.Duration.Seconds())
 	return b.String()
 }
@@ -162,17 +158,9 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 	if err != nil {
 		return st, err
 	}
-	var total Progress
-	abs := make([]string, len(paths))
-	for i, p := range paths {
-		if abs[i], err = filepath.Abs(p); err != nil {
-			return st, fmt.Errorf("store: ingest WAT: %w", err)
-		}
-		fi, err := os.Stat(abs[i])
-		if err != nil {
-			return st, fmt.Errorf("store: ingest WAT: %w", err)
-		}
-		total.TotalBytes += fi.Size()
+	abs, total, err := ingest.WATInputs(paths)
+	if err != nil {
+		return st, err
 	}
 	batch := opts.BatchSize
 	if batch <= 0 {
@@ -187,7 +175,7 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 	if err != nil {
 		return st, err
 	}
-	ps := &produceState{prior: prior}
+	ps := &ingest.State{Prior: prior}
 	lw, err := newLinkWriter(ctx, w)
 	if err != nil {
 		return st, err
@@ -198,14 +186,14 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
-		items      = make(chan watItem, 256)
+		items      = make(chan ingest.WATItem, 256)
 		produceErr error
 		finished   = make(chan struct{})
 	)
 	go func() {
 		defer close(finished)
 		defer close(items)
-		produceErr = produceWAT(ctx, abs, opts.MaxFileSize, items, ps)
+		produceErr = ingest.ProduceWAT(ctx, abs, opts.MaxFileSize, items, ps)
 	}()
 
 	var (
@@ -222,7 +210,7 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 			return nil
 		}
 		if current != "" {
-			if err := lw.progress(ctx, current, progressNext+" "+at+" "+strconv.Itoa(next)); err != nil {
+			if err := lw.progress(ctx, current, ingest.ProgressNext+" "+at+" "+strconv.Itoa(next)); err != nil {
 				return err
 			}
 		}
@@ -242,14 +230,14 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 			cancel()
 			continue
 		}
-		if it.end {
+		if it.End {
 			current = ""
-			writeErr = lw.progress(ctx, it.file, progressDone+" "+it.at+" "+strconv.Itoa(it.record))
+			writeErr = lw.progress(ctx, it.File, ingest.ProgressDone+" "+it.At+" "+strconv.Itoa(it.Record))
 		} else {
-			current, next, at = it.file, it.after(), it.at
+			current, next, at = it.File, it.After(), it.At
 			records++
 			writeErr = lw.writeRecord(ctx, &it, &batchSt)
-			if it.page != nil || (it.skip != nil && it.skip.Malformed()) {
+			if it.Page != nil || (it.Skip != nil && it.Skip.Malformed()) {
 				inBatch++
 			}
 		}
@@ -262,15 +250,15 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 		}
 		if opts.Progress != nil {
 			p := total
-			p.Files = records + int(ps.resumed.Load())
-			p.Bytes = ps.read.Load()
+			p.Files = records + int(ps.Resumed.Load())
+			p.Bytes = ps.Read.Load()
 			opts.Progress(p)
 		}
 	}
 	<-finished
 	st.Records = records
-	st.Resumed = int(ps.resumed.Load())
-	st.Changed = int(ps.changed.Load())
+	st.Resumed = int(ps.Resumed.Load())
+	st.Changed = int(ps.Changed.Load())
 	switch {
 	case parent.Err() != nil:
 		// Interrupted: the last committed batch stands; a rerun resumes.
@@ -293,32 +281,6 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOption
 	return st, produceErr
 }
 
-// watItem is one record of a WAT file on its way to the writer: a page or
-// a skip, or (end) the end of the file, when record is the index of the
-// first record not finished. at is the part of the file read after it
-// (countingReader.position).
-type watItem struct {
-	file   string
-	record int
-	page   *commoncrawl.Page
-	skip   *commoncrawl.SkipError
-	end    bool
-	at     string
-	// retry says that an earlier ingest may have recorded the record as
-	// malformed: the record replaces what it recorded.
-	retry bool
-}
-
-// after returns the index of the first record not finished once it is
-// written: the next one, or it again when it could not be read (a
-// download cut there may have been completed by the next ingest).
-func (it *watItem) after() int {
-	if it.skip != nil && it.skip.Reason == commoncrawl.ReasonBadRecord {
-		return it.record
-	}
-	return it.record + 1
-}
-
 // watProgress reads the progress rows earlier ingests recorded for the
 // files, by path.
 func watProgress(ctx context.Context, w *sql.DB, paths []string) (map[string]string, error) {
@@ -335,131 +297,4 @@ func watProgress(ctx context.Context, w *sql.DB, paths []string) (map[string]str
 		rows[p] = outcome
 	}
 	return rows, nil
-}
-
-// watResume says where to read the WAT file at path, of size bytes, given
-// the progress row an earlier ingest recorded for it ("" for none): from
-// is the first record to parse and records before retry may have been
-// recorded as malformed. A row without a digest, from a store written
-// before digests were recorded, is trusted as IngestWARC trusts such a
-// file's records: the file is read on from its first record not finished.
-func watResume(path string, size int64, row string) (state fileState, from, retry int, err error) {
-	if row == "" {
-		return fileNew, 0, 0, nil
-	}
-	state, rest, err := checkProgress(path, size, row)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if state == fileNew {
-		kind, n, _ := strings.Cut(row, " ")
-		if kind != progressNext && kind != progressDone {
-			n = "" // unknown
-		}
-		rest = n
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil || n < 0 {
-		return 0, 0, 0, fmt.Errorf("%s: unknown progress %q", path, row)
-	}
-	if state == fileReplaced {
-		return state, 0, n + 1, nil
-	}
-	return state, n, n + 1, nil
-}
-
-// produceWAT reads the files in order and sends their pages and skipped
-// records, then an end item per file, counting in ps what it passes over
-// and the files that changed. A file an earlier ingest finished and that
-// is unchanged is passed over; one it began, or that grew since, is read
-// from the first record it did not finish; one replaced since is read
-// anew.
-func produceWAT(ctx context.Context, paths []string, maxRecord int64, items chan<- watItem, ps *produceState) error {
-	send := func(it watItem) bool {
-		select {
-		case items <- it:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	seen := map[string]bool{}
-	for _, path := range paths {
-		if seen[path] {
-			continue
-		}
-		seen[path] = true
-		fi, err := os.Stat(path)
-		if err != nil {
-			return fmt.Errorf("store: ingest WAT: %w", err)
-		}
-		state, from, retry, err := watResume(path, fi.Size(), ps.prior[path])
-		switch {
-		case err != nil:
-			return fmt.Errorf("store: ingest WAT: %w", err)
-		case state == fileUnchanged:
-			ps.read.Add(fi.Size())
-			ps.resumed.Add(int64(from))
-			continue
-		case state == fileGrown || state == fileReplaced:
-			ps.changed.Add(1)
-		}
-		ps.resumed.Add(int64(from))
-		f, err := os.Open(path)
-		if err != nil {
-			return fmt.Errorf("store: ingest WAT: %w", err)
-		}
-		cr := &countingReader{r: f, n: &ps.read, h: sha256.New()}
-		stopped := false
-		end := from // the first record not finished
-		sendRecord := func(it watItem) {
-			it.file, it.at, it.retry = path, cr.position(), it.record < retry
-			end = it.after()
-			stopped = stopped || !send(it)
-		}
-		r, err := commoncrawl.NewReader(cr, &commoncrawl.Options{
-			MaxRecordBytes: maxRecord,
-			From:           from,
-			OnSkip: func(se *commoncrawl.SkipError) {
-				sendRecord(watItem{record: se.Record, skip: se})
-			},
-		})
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("store: ingest WAT %s: %w", path, err)
-		}
-		var readErr error
-		for !stopped {
-			p, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				// A broken stream ends the file (OnSkip has sent it); an
-				// error of the file itself ends the ingest.
-				var se *commoncrawl.SkipError
-				if !errors.As(err, &se) {
-					readErr = fmt.Errorf("store: ingest WAT %s: %w", path, err)
-				}
-				break
-			}
-			sendRecord(watItem{record: p.Record, page: p})
-		}
-		if !stopped && readErr == nil {
-			if _, err := io.Copy(io.Discard, cr); err != nil { // the rest of the digest
-				readErr = fmt.Errorf("store: ingest WAT %s: %w", path, err)
-			}
-		}
-		f.Close()
-		if stopped {
-			return ctx.Err()
-		}
-		if readErr != nil {
-			return readErr
-		}
-		if !send(watItem{file: path, record: end, end: true, at: cr.position()}) {
-			return ctx.Err()
-		}
-	}
-	return nil
 }
