@@ -188,19 +188,12 @@ func WriteChanged(b *strings.Builder, n int) {
 	}
 }
 
-// Merge adds the counts of o to st.
-func (st *Stats) Merge(o Stats) {
-	st.Pages += o.Pages
-	st.Redirects += o.Redirects
-	st.Links += o.Links
-	st.NavLinks += o.NavLinks
-	st.AreaLinks += o.AreaLinks
-	for r, n := range o.Skipped {
-		if st.Skipped == nil {
-			st.Skipped = map[string]int{}
-		}
-		st.Skipped[r] += n
+// count counts the items of a committed batch, as the Sink left them.
+func (st *Stats) count(items []Item) {
+	for i := range items {
+		st.add(&items[i])
 	}
+	clear(items) // let the pages go
 }
 
 // add counts it.
@@ -334,12 +327,15 @@ type Source struct {
 // A Sink writes the items of an ingest, one transaction (batch) at a time.
 // Run calls it from one goroutine.
 type Sink interface {
-	// Write writes it in the open batch, opening one if needed. A page or
-	// redirect whose URI the store already holds is written as a skip:
-	// Write sets it.Page and it.Redirect to nil, it.Skip to
-	// ReasonDuplicate and it.Detail to the URI, and Run counts it so.
+	// Write writes it in the open batch, opening one if needed, or keeps
+	// it to write when the batch commits.
 	Write(ctx context.Context, it *Item) error
-	// Commit commits the open batch, if any.
+	// Commit commits the open batch, if any. Run counts the batch's items
+	// as Write and Commit left them: a page or redirect whose URI the
+	// store already holds is written as a skip (Page and Redirect nil,
+	// Skip ReasonDuplicate, Detail the URI); an item whose source another
+	// ingest, running at the same time, has written is dropped (Page,
+	// Redirect and Skip all empty) and not counted.
 	Commit(ctx context.Context) error
 	// Rollback abandons the open batch, if any.
 	Rollback()
@@ -423,7 +419,7 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 		pending  = map[int]Item{}
 		next     int
 		inBatch  int
-		batchSt  Stats // what the open transaction holds
+		batchIt  []Item // what the open transaction holds, counted when it commits
 		files    int
 		bytes    int64
 		writeErr error
@@ -449,7 +445,7 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 				cancel()
 				break
 			}
-			batchSt.add(&it)
+			batchIt = append(batchIt, it)
 			if it.Page != nil || it.Redirect != nil || it.Skip != "" {
 				files++ // not the marker that ends a WARC file
 			}
@@ -461,8 +457,8 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 					cancel()
 					break
 				}
-				st.Merge(batchSt)
-				batchSt, inBatch = Stats{}, 0
+				st.count(batchIt)
+				batchIt, inBatch = batchIt[:0], 0
 			}
 			if opts.Progress != nil {
 				p := total
@@ -488,7 +484,7 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 	}
 	err := wr.Commit(ctx)
 	if err == nil {
-		st.Merge(batchSt)
+		st.count(batchIt)
 		err = wr.Finish(context.WithoutCancel(ctx))
 	}
 	st.Duration = time.Since(start)
