@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,11 +28,14 @@ import (
 // canonicalized is an error. Files that are not pages (binary, empty,
 // unreadable, too large, not HTML) are skips, not errors.
 func ManifestSource(m *Manifest, opts Options) (Source, error) {
+	if err := opts.checkShare(); err != nil {
+		return Source{}, err
+	}
 	mp, err := newMapper(m)
 	if err != nil {
 		return Source{}, err
 	}
-	files := mp.files()
+	files := slices.DeleteFunc(mp.files(), func(f file) bool { return !opts.mine("file:" + f.path) })
 	total := Progress{TotalFiles: len(files)}
 	for _, f := range files {
 		total.TotalBytes += f.size

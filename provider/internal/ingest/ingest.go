@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"runtime"
 	"slices"
@@ -113,6 +114,33 @@ type Options struct {
 	// experiment's "edited" mode changes a page's text this way. It is
 	// called from several goroutines at once. IngestWARC ignores it.
 	Edit func(uri string, page []byte) []byte
+	// Shares, when above 1, splits the input among that many ingests
+	// that may run at once (on several machines, into one PostgreSQL
+	// database): this one takes only its Share (0 to Shares-1), the files
+	// of a manifest or the WARC files whose path hashes (FNV-1a) to Share
+	// modulo Shares. Every share reads the whole manifest, so that links
+	// between the shares resolve as in one ingest. The other shares'
+	// files are neither read nor counted.
+	Shares, Share int
+}
+
+// mine reports whether the source named key belongs to the ingest's
+// share of the input (Options.Shares).
+func (o *Options) mine(key string) bool {
+	if o.Shares <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	return int(h.Sum32()%uint32(o.Shares)) == o.Share
+}
+
+// checkShare returns an error for a Share outside 0 to Shares-1.
+func (o *Options) checkShare() error {
+	if o.Shares > 1 && (o.Share < 0 || o.Share >= o.Shares) {
+		return fmt.Errorf("store: ingest: share %d of %d", o.Share, o.Shares)
+	}
+	return nil
 }
 
 // A Migration maps the canonical URIs of one site's pages to their new
@@ -189,9 +217,9 @@ func WriteChanged(b *strings.Builder, n int) {
 }
 
 // count counts the items of a committed batch, as the Sink left them.
-func (st *Stats) count(items []Item) {
-	for i := range items {
-		st.add(&items[i])
+func (st *Stats) count(items []*Item) {
+	for _, it := range items {
+		st.add(it)
 	}
 	clear(items) // let the pages go
 }
@@ -328,7 +356,8 @@ type Source struct {
 // Run calls it from one goroutine.
 type Sink interface {
 	// Write writes it in the open batch, opening one if needed, or keeps
-	// it to write when the batch commits.
+	// it (the pointer stays valid until the batch commits or rolls back)
+	// to write when the batch commits.
 	Write(ctx context.Context, it *Item) error
 	// Commit commits the open batch, if any. Run counts the batch's items
 	// as Write and Commit left them: a page or redirect whose URI the
@@ -419,7 +448,7 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 		pending  = map[int]Item{}
 		next     int
 		inBatch  int
-		batchIt  []Item // what the open transaction holds, counted when it commits
+		batchIt  []*Item // what the open transaction holds, counted when it commits
 		files    int
 		bytes    int64
 		writeErr error
@@ -445,7 +474,7 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 				cancel()
 				break
 			}
-			batchIt = append(batchIt, it)
+			batchIt = append(batchIt, &it)
 			if it.Page != nil || it.Redirect != nil || it.Skip != "" {
 				files++ // not the marker that ends a WARC file
 			}

@@ -27,6 +27,9 @@ import (
 // only its content coding undone. A path given twice is read once; a file
 // that cannot be found is an error.
 func WARCSource(paths []string, opts Options) (Source, error) {
+	if err := opts.checkShare(); err != nil {
+		return Source{}, err
+	}
 	var total Progress
 	abs := make([]string, len(paths))
 	for i, p := range paths {
@@ -39,7 +42,9 @@ func WARCSource(paths []string, opts Options) (Source, error) {
 			return Source{}, fmt.Errorf("store: ingest WARC: %w", err)
 		}
 		abs[i] = a
-		total.TotalBytes += fi.Size()
+		if opts.mine("warc:" + a) {
+			total.TotalBytes += fi.Size()
+		}
 	}
 	maxSize := opts.MaxFileSize
 	if maxSize <= 0 {
@@ -48,7 +53,7 @@ func WARCSource(paths []string, opts Options) (Source, error) {
 	produce := func(ctx context.Context, emit func(job) bool, ps *State) error {
 		seen := map[string]bool{}
 		for _, p := range abs {
-			if seen[p] {
+			if seen[p] || !opts.mine("warc:"+p) {
 				continue
 			}
 			seen[p] = true
