@@ -53,7 +53,7 @@ func corpusFlags() (*flag.FlagSet, *corpusConfig) {
 	var c corpusConfig
 	fs := newFlagSet("corpus")
 	fs.StringVar(&c.manifest, "manifest", "", "corpus manifest `FILE` (JSON, BENCHMARK.md format)")
-	fs.StringVar(&c.storePath, "store", "relink.db", "store `FILE` to create or add to")
+	fs.StringVar(&c.storePath, "store", "relink.db", "store `FILE` or postgres:// URL to create or add to")
 	fs.Var(&c.warcs, "warc", "WARC `FILE` to ingest (repeatable, or a comma-separated list)")
 	fs.Var(&c.wats, "wat", "Common Crawl WAT `FILE` whose link records to ingest (repeatable, or a comma-separated list)")
 	fs.StringVar(&c.dir, "dir", "", "`DIR`ectory of HTML files to ingest (needs -base)")
@@ -78,9 +78,9 @@ func parseCorpus(args []string) (*corpusConfig, error) {
 	case c.manifest == "" && c.dir == "" && len(c.warcs) == 0 && len(c.wats) == 0:
 		return nil, usagef("nothing to ingest: give -manifest, -dir with -base, -warc or -wat")
 	case c.storePath == "":
-		return nil, usagef("-store must name a file")
-	case isPostgres(c.storePath):
-		return nil, errPostgres
+		return nil, usagef("-store must name a file or a postgres:// URL")
+	case isPostgres(c.storePath) && len(c.wats) > 0:
+		return nil, usagef("-wat: a PostgreSQL store does not take WAT link records yet; give a store file")
 	}
 	if err := checkBounds(
 		bound{flag: "workers", value: c.workers, meaning: "0 means one per CPU"},
@@ -134,7 +134,7 @@ func checkInputs(c *corpusConfig) (*store.Manifest, error) {
 			}
 		}
 	}
-	if fi, err := os.Stat(c.storePath); err == nil && fi.IsDir() {
+	if fi, err := os.Stat(c.storePath); err == nil && fi.IsDir() && !isPostgres(c.storePath) {
 		return nil, fmt.Errorf("-store: %s is a directory, not a store file", c.storePath)
 	}
 	return m, nil
@@ -166,7 +166,7 @@ func ingestCorpus(ctx context.Context, e *env, c *corpusConfig) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	s, err := store.Open(c.storePath, nil)
+	s, err := openIngestStore(ctx, c.storePath)
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func ingestCorpus(ctx context.Context, e *env, c *corpusConfig) error {
 	if len(c.wats) > 0 {
 		if err := ingest("WAT", func(o store.IngestOptions) (store.Stats, error) {
 			o.Workers = 0
-			st, err := s.IngestWAT(ctx, c.wats, o)
+			st, err := s.(*store.Store).IngestWAT(ctx, c.wats, o) // parseCorpus refuses -wat for PostgreSQL
 			return store.Stats{Resumed: st.Resumed}, err
 		}); err != nil {
 			return err
@@ -219,10 +219,14 @@ func ingestCorpus(ctx context.Context, e *env, c *corpusConfig) error {
 	}
 	total.Resumed = resumed
 	total.Duration = time.Since(start)
-	if _, err := fmt.Fprintf(e.stdout, "%s: %s\n", c.storePath, total); err != nil {
+	if _, err := fmt.Fprintf(e.stdout, "%s: %s\n", storeName(c.storePath), total); err != nil {
 		return err
 	}
-	links, err := s.LinkTotals(ctx)
+	lite, ok := s.(*store.Store)
+	if !ok {
+		return nil // link sources are SQLite's
+	}
+	links, err := lite.LinkTotals(ctx)
 	if err != nil || links.Sources == 0 {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
-	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/provider/web"
 )
 
@@ -133,7 +132,7 @@ func (c *liveConfig) dial() (*services, error) {
 // names the store's numbers in a DF cache. A nil view (no store) leaves
 // to the live services what they replace; the command line must have
 // named them all. sv.close releases them.
-func (sv *services) attach(ctx context.Context, c *liveConfig, view *store.Store, storePath string) error {
+func (sv *services) attach(ctx context.Context, c *liveConfig, view storeView, storePath string) error {
 	dfs, err := openDF(ctx, dfConfig{kind: c.dfKind, table: c.dfTable, docs: c.docs, cache: c.dfCache, storePath: storePath}, view, sv.eng)
 	if err != nil {
 		return err

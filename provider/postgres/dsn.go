@@ -165,3 +165,27 @@ func redactKeyValue(s string) string {
 	}
 	return s
 }
+
+// Label returns a short name of the database d names, without user or
+// password: its host and database name ("db.example:5432/web"), for
+// recording where numbers came from.
+func (d DSN) Label() string {
+	s := string(d)
+	if IsURL(s) {
+		u, err := url.Parse(s)
+		if err != nil {
+			return "postgres"
+		}
+		return u.Host + u.Path
+	}
+	var host, name string
+	for _, f := range keyValueFields(s) {
+		switch strings.ToLower(f.key) {
+		case "host":
+			host = f.value
+		case "dbname":
+			name = f.value
+		}
+	}
+	return host + "/" + name
+}
