@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"os"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/linkrot/relink/internal/progress"
@@ -14,10 +16,11 @@ import (
 )
 
 const corpusHelp = `
-usage: relink corpus [-manifest FILE] [-dir DIR -base URL] [-warc FILE]... [-wat FILE]... [-store FILE]
+usage: relink corpus [-manifest FILE] [-dir DIR -base URL] [-warc FILE]... [-wat FILE]... [-store FILE|URL] [-share I/N]
 
-Corpus builds a store, or adds to one: one SQLite file holding the pages,
-links and full-text index of a local web, from a corpus manifest (JSON,
+Corpus builds a store, or adds to one: one SQLite file, or a PostgreSQL
+database (-store postgres://...), holding the pages, links and full-text
+index of a local web, from a corpus manifest (JSON,
 bench/BENCHMARK.md's format), a directory of HTML files and the public URL
 it stands for, or WARC files, and the link records of Common Crawl WAT
 files (the links of pages the store holds no copy of, which answer
@@ -37,6 +40,11 @@ and, when the store holds link records, a second line:
 
 	dev.db: 13402 link sources, 951233 link records
 
+Several corpus runs may load one PostgreSQL database at once, on one
+machine or many: with -share I/N each takes the I-th of N shares of the
+files (and WARC files), I from 0 to N-1, and together they build what one
+run builds. A file two runs both read is written once.
+
 An interrupted run (Ctrl-C) keeps every batch it committed: run the same
 command again to finish the job.
 `
@@ -47,6 +55,7 @@ type corpusConfig struct {
 	warcs, wats                    listFlag
 	workers, batch                 int
 	cpuProfile                     string
+	share, shares                  int
 }
 
 func corpusFlags() (*flag.FlagSet, *corpusConfig) {
@@ -61,6 +70,16 @@ func corpusFlags() (*flag.FlagSet, *corpusConfig) {
 	fs.IntVar(&c.workers, "workers", 0, "parsing goroutines (0: one per CPU)")
 	fs.IntVar(&c.batch, "batch", 0, "files per transaction (0: the default)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile to `FILE`")
+	fs.Func("share", "ingest only share `I/N` of the input (I from 0 to N-1), for N runs loading one PostgreSQL database at once", func(v string) error {
+		i, n, ok := strings.Cut(v, "/")
+		var err1, err2 error
+		c.share, err1 = strconv.Atoi(i)
+		c.shares, err2 = strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil || c.shares < 1 || c.share < 0 || c.share >= c.shares {
+			return fmt.Errorf("want I/N with 0 <= I < N, as 0/2")
+		}
+		return nil
+	})
 	return fs, &c
 }
 
@@ -172,7 +191,7 @@ func ingestCorpus(ctx context.Context, e *env, c *corpusConfig) error {
 	}
 	defer s.Close()
 	resumed := 0
-	opts := store.IngestOptions{Workers: c.workers, BatchSize: c.batch}
+	opts := store.IngestOptions{Workers: c.workers, BatchSize: c.batch, Shares: c.shares, Share: c.share}
 	// ingest runs one ingest with a progress line of its own.
 	ingest := func(what string, f func(store.IngestOptions) (store.Stats, error)) error {
 		prefix := "corpus: " + what

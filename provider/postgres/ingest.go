@@ -359,19 +359,19 @@ func (w *writer) writePages(ctx context.Context, tx pgx.Tx, pages []*ingest.Item
 	var links [][]any
 	for i, it := range pages {
 		p := it.Page
-		tsv, n := tsvector(p.TitleText, p.Text)
+		tsv, n, tn := tsvector(p.TitleText, p.Text)
 		length += int64(n)
 		for _, l := range tsv.Lexemes {
 			df[l.Word]++
 		}
 		rows[i] = []any{p.URI, p.Address, p.Site, p.Title, int32(p.Status), p.ContentType, nilIfEmpty(p.Header),
-			int32(p.Words), int32(n), it.Source, p.Body, tsv}
+			int32(p.Words), int32(n), int32(tn), it.Source, p.Body, tsv}
 		for pos, l := range p.Links {
 			links = append(links, []any{l.URI, p.URI, int32(pos), l.Anchor, l.Nav, l.Area})
 		}
 	}
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"pages"},
-		[]string{"uri", "address", "site", "title", "status", "content_type", "header", "words", "len", "source", "body", "tsv"},
+		[]string{"uri", "address", "site", "title", "status", "content_type", "header", "words", "len", "tlen", "source", "body", "tsv"},
 		pgx.CopyFromRows(rows)); err != nil {
 		return 0, fmt.Errorf("copy pages: %w", err)
 	}
@@ -525,12 +525,13 @@ func (w *writer) Finish(ctx context.Context) error {
 
 // tsvector returns the tsvector of a page's title and text words (as
 // ingest.Page holds them: normalized, joined by spaces) and the number of
-// words: title words weigh A, text words D, at positions 1, 2, ... in
-// title-then-text order. PostgreSQL keeps at most 256 positions of a word
+// words, and of the title's words: title words weigh A, text words D, at
+// positions 1, 2, ... in title-then-text order, so that a position up to
+// the title's count is the title's. PostgreSQL keeps at most 256 positions of a word
 // and none beyond 16383, so a word's frequency in the vector is at most
 // 256 and the words past position 16383 of a long page share that one;
 // words longer than PostgreSQL's 2047 bytes are left out.
-func tsvector(title, text string) (pgtype.TSVector, int) {
+func tsvector(title, text string) (pgtype.TSVector, int, int) {
 	const (
 		maxPos     = 16383
 		maxPerWord = 256
@@ -553,11 +554,12 @@ func tsvector(title, text string) (pgtype.TSVector, int) {
 		}
 	}
 	add(title, pgtype.TSVectorWeightA)
+	titleWords := n
 	add(text, pgtype.TSVectorWeightD)
 	tsv := pgtype.TSVector{Valid: true, Lexemes: make([]pgtype.TSVectorLexeme, 0, len(byWord))}
 	for w, ps := range byWord {
 		tsv.Lexemes = append(tsv.Lexemes, pgtype.TSVectorLexeme{Word: w, Positions: ps})
 	}
 	slices.SortFunc(tsv.Lexemes, func(a, b pgtype.TSVectorLexeme) int { return strings.Compare(a.Word, b.Word) })
-	return tsv, n
+	return tsv, n, titleWords
 }

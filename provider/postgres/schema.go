@@ -52,6 +52,7 @@ CREATE TABLE pages (
 	header          bytea,             -- HTTP header to replay (WARC); NULL: synthesize
 	words           integer NOT NULL,  -- visible words (backlink.Words)
 	len             integer NOT NULL,  -- indexed words, title and text: BM25's document length
+	tlen            integer NOT NULL,  -- indexed words of the title, at positions 1 to tlen of tsv
 	inlinks         integer NOT NULL DEFAULT 0, -- distinct other pages linking here
 	content_inlinks integer NOT NULL DEFAULT 0, -- the same, navigation links left out
 	source          text NOT NULL,     -- the file or WARC record it came from
