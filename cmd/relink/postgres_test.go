@@ -1,63 +1,20 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
+	"github.com/linkrot/relink/internal/pgtest"
 )
-
-// pgDatabase creates an empty database on the server RELINK_TEST_POSTGRES
-// names (scripts/test.sh starts one with scripts/pg.sh), dropped when t
-// ends, and returns its URL. Without a server the test skips, or fails
-// when RELINK_REQUIRE_POSTGRES is set.
-func pgDatabase(t *testing.T) string {
-	t.Helper()
-	server := os.Getenv("RELINK_TEST_POSTGRES")
-	if server == "" {
-		if os.Getenv("RELINK_REQUIRE_POSTGRES") != "" {
-			t.Fatal("RELINK_REQUIRE_POSTGRES is set but RELINK_TEST_POSTGRES names no server")
-		}
-		t.Skip("no PostgreSQL server: set RELINK_TEST_POSTGRES (bash scripts/pg.sh start prints it)")
-	}
-	ctx := context.Background()
-	name := fmt.Sprintf("relink_cmd_%d", os.Getpid())
-	c, err := pgx.Connect(ctx, server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, server)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer c.Close(ctx)
-		c.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)")
-	})
-	u, err := url.Parse(server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
 
 // TestPostgresStore builds the same store as a file and in PostgreSQL
 // with relink corpus and checks that fix and find answer alike from both,
 // and that the URL's password is never printed.
 func TestPostgresStore(t *testing.T) {
-	dsn := pgDatabase(t)
+	dsn := pgtest.Database(t)
 	password, _ := mustURL(t, dsn).User.Password()
 	file := filepath.Join(t.TempDir(), "site.db")
 	noPassword := func(r ran) {

@@ -3,12 +3,12 @@ package postgres_test
 import (
 	"context"
 	"flag"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/internal/measure"
 	"github.com/linkrot/relink/provider/postgres"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/score"
@@ -55,33 +55,14 @@ func TestMeasureRanking(t *testing.T) {
 			all = append(all, p)
 		}
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
-	targets := all[:min(300, len(all))]
+	targets := measure.Sample(all, 300)
 	queries := make([]lexsig.Query, len(targets))
 	for i, target := range targets {
-		view := base.WithMissing(target.URI)
-		bl, err := view.Backlinks(ctx, target.URI, 10)
+		q, err := measure.AnchorQuery(ctx, base.WithMissing(target.URI), target.URI)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tf := map[string]int{}
-		for _, b := range bl {
-			links, err := view.Links(ctx, b.URI)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, l := range links {
-				if l.URI == target.URI && !l.Area {
-					lexsig.CountInto(tf, lexsig.Tokenize(l.Anchor))
-				}
-			}
-		}
-		terms, err := lexsig.Rank(ctx, tf, view)
-		if err != nil {
-			t.Fatal(err)
-		}
-		queries[i] = lexsig.Signature(terms).Top(4).Query(lexsig.Conjunctive)
+		queries[i] = q
 	}
 	rankings := []struct {
 		name string
@@ -140,18 +121,7 @@ func TestMeasureProviders(t *testing.T) {
 		}
 		pages = append(pages, p)
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	r.Shuffle(len(pages), func(i, j int) { pages[i], pages[j] = pages[j], pages[i] })
-	pages = pages[:min(300, len(pages))]
-	titleTerms := func(p store.PageInfo) []string {
-		var out []string
-		for _, w := range lexsig.Tokenize(p.Title) {
-			if len(w) > 1 && !lexsig.IsStopWord(w) && !slices.Contains(out, w) {
-				out = append(out, w)
-			}
-		}
-		return out
-	}
+	pages = measure.Sample(pages, 300)
 	report := func(name string, f func(p store.PageInfo) (bool, error)) {
 		var times []time.Duration
 		for _, p := range pages {
@@ -183,7 +153,7 @@ func TestMeasureProviders(t *testing.T) {
 	})
 	for _, k := range []int{3, 4} {
 		report("Search, conjunctive title terms: "+string(rune('0'+k)), func(p store.PageInfo) (bool, error) {
-			ts := titleTerms(p)
+			ts := measure.TitleTerms(p.Title)
 			if len(ts) < k {
 				return false, nil
 			}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"runtime"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -18,6 +16,7 @@ import (
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/internal/ingest"
 )
 
 var (
@@ -269,16 +268,7 @@ func (s *Store) CanonRules(ctx context.Context) (int, error) { return s.rules(ct
 // in document frequencies, as in the paper. URIs are canonicalized; ones
 // that cannot be are ignored. The view shares the pool with s.
 func (s *Store) WithMissing(uris ...string) *Store {
-	m := maps.Clone(s.missing)
-	if m == nil {
-		m = make(map[string]bool, len(uris))
-	}
-	for _, u := range uris {
-		if c, err := canon.Canonicalize(u); err == nil {
-			m[c] = true
-		}
-	}
-	return &Store{db: s.db, missing: m}
+	return &Store{db: s.db, missing: ingest.WithMissing(s.missing, uris)}
 }
 
 // IsMissing reports whether uri counts as missing in this view.
@@ -289,24 +279,13 @@ func (s *Store) IsMissing(uri string) bool {
 
 // isMissing is IsMissing for a canonical URI.
 func (s *Store) isMissing(uri string) bool {
-	if s.missing[uri] {
-		return true
-	}
-	p := s.persist.Load()
-	return p != nil && (*p)[uri]
+	return ingest.IsMissing(s.missing, s.persist.Load(), uri)
 }
 
 // Missing returns the URIs recorded by MarkMissing and those of this view,
 // sorted.
 func (s *Store) Missing() []string {
-	all := maps.Clone(s.missing)
-	if all == nil {
-		all = map[string]bool{}
-	}
-	if p := s.persist.Load(); p != nil {
-		maps.Copy(all, *p)
-	}
-	return slices.Sorted(maps.Keys(all))
+	return ingest.MissingList(s.missing, s.persist.Load())
 }
 
 // MarkMissing records uris as missing in the database, for every view and

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/internal/pgtest"
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/internal/ingest/fixture"
 	"github.com/linkrot/relink/provider/postgres"
@@ -91,7 +92,7 @@ func ingestAll(t testing.TB, src sources, ingestManifest func(context.Context, *
 // openPG opens a new store in a new database.
 func openPG(t testing.TB, opts *postgres.Options) (*postgres.Store, string) {
 	t.Helper()
-	dsn := newDatabase(t)
+	dsn := pgtest.Database(t)
 	s, err := postgres.Open(context.Background(), postgres.DSN(dsn), opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
@@ -353,7 +354,7 @@ func TestConcurrentIngests(t *testing.T) {
 	}
 	for name, inputs := range map[string][]store.IngestOptions{"halves": {half(0), half(1)}, "twice": {opts, opts}} {
 		t.Run(name, func(t *testing.T) {
-			dsn := newDatabase(t)
+			dsn := pgtest.Database(t)
 			errs := make(chan error, len(inputs))
 			stats := make(chan store.Stats, len(inputs))
 			for _, o := range inputs {
@@ -435,12 +436,12 @@ func TestSchema(t *testing.T) {
 		require.NoError(t, err)
 	}
 	t.Run("empty read-only", func(t *testing.T) {
-		dsn := newDatabase(t)
+		dsn := pgtest.Database(t)
 		_, err := postgres.Open(ctx, postgres.DSN(dsn), &postgres.Options{ReadOnly: true})
 		require.ErrorIs(t, err, postgres.ErrNoStore)
 	})
 	t.Run("another program's tables", func(t *testing.T) {
-		dsn := newDatabase(t)
+		dsn := pgtest.Database(t)
 		exec(dsn, `CREATE TABLE accounts (id int)`)
 		_, err := postgres.Open(ctx, postgres.DSN(dsn), nil)
 		require.ErrorIs(t, err, postgres.ErrNotStore)
