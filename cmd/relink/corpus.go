@@ -98,8 +98,6 @@ func parseCorpus(args []string) (*corpusConfig, error) {
 		return nil, usagef("nothing to ingest: give -manifest, -dir with -base, -warc or -wat")
 	case c.storePath == "":
 		return nil, usagef("-store must name a file or a postgres:// URL")
-	case isPostgres(c.storePath) && len(c.wats) > 0:
-		return nil, usagef("-wat: a PostgreSQL store does not take WAT link records yet; give a store file")
 	}
 	if err := checkBounds(
 		bound{flag: "workers", value: c.workers, meaning: "0 means one per CPU"},
@@ -226,7 +224,7 @@ func ingestCorpus(ctx context.Context, e *env, c *corpusConfig) error {
 	if len(c.wats) > 0 {
 		if err := ingest("WAT", func(o store.IngestOptions) (store.Stats, error) {
 			o.Workers = 0
-			st, err := s.(*store.Store).IngestWAT(ctx, c.wats, o) // parseCorpus refuses -wat for PostgreSQL
+			st, err := s.IngestWAT(ctx, c.wats, o)
 			return store.Stats{Resumed: st.Resumed}, err
 		}); err != nil {
 			return err
@@ -241,14 +239,10 @@ func ingestCorpus(ctx context.Context, e *env, c *corpusConfig) error {
 	if _, err := fmt.Fprintf(e.stdout, "%s: %s\n", storeName(c.storePath), total); err != nil {
 		return err
 	}
-	lite, ok := s.(*store.Store)
-	if !ok {
-		return nil // link sources are SQLite's
-	}
-	links, err := lite.LinkTotals(ctx)
+	links, err := s.LinkTotals(ctx)
 	if err != nil || links.Sources == 0 {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s: %d link sources, %d link records\n", c.storePath, links.Sources, links.Links)
+	_, err = fmt.Fprintf(e.stdout, "%s: %d link sources, %d link records\n", storeName(c.storePath), links.Sources, links.Links)
 	return err
 }

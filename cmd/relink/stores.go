@@ -107,7 +107,9 @@ type ingestStore interface {
 	IngestManifest(ctx context.Context, m *store.Manifest, opts store.IngestOptions) (store.Stats, error)
 	IngestDir(ctx context.Context, dir, base string, opts store.IngestOptions) (store.Stats, error)
 	IngestWARC(ctx context.Context, paths []string, opts store.IngestOptions) (store.Stats, error)
+	IngestWAT(ctx context.Context, paths []string, opts store.IngestOptions) (store.LinkStats, error)
 	Totals(ctx context.Context) (store.Stats, error)
+	LinkTotals(ctx context.Context) (store.LinkStats, error)
 	Close() error
 }
 

@@ -29,8 +29,9 @@
 // result). Only the writing differs: each batch (IngestOptions.BatchSize
 // files) is one transaction that claims its sources and URIs, COPYs the
 // pages (with their tsvectors) and links, and adds the batch's terms to
-// the document frequencies. WAT link records (provider/store's IngestWAT)
-// are not taken yet.
+// the document frequencies. IngestWAT adds the link sources of WAT files
+// (pages known only by their links, provider/store's IngestWAT), which
+// Backlinks returns with pages.
 //
 // Several ingests may load one database at once, from this process or
 // others, on one machine or many, with nothing lost or written twice:
@@ -75,11 +76,13 @@
 // connections are default_transaction_read_only.
 //
 // Every table that grows with the web is keyed by canonical URI: pages,
-// redirects and uris by their own URI, links by their target (dst, src,
-// pos), so that a target's page row and the rows of every link to it
-// share one key. That is the distribution column of a Citus cluster:
-// create_distributed_table('pages', 'uri'), ('redirects', 'uri'),
-// ('uris', 'uri') and ('links', 'dst', colocate_with => 'pages'); terms,
+// redirects, uris and link_sources by their own URI, links and
+// link_records by their target (dst, src, pos), so that a target's page
+// row and the rows of every link to it share one key. That is the
+// distribution column of a Citus cluster: create_distributed_table
+// ('pages', 'uri'), ('redirects', 'uri'), ('uris', 'uri'),
+// ('link_sources', 'uri'), ('links', 'dst', colocate_with => 'pages') and
+// ('link_records', 'dst', colocate_with => 'pages'); terms,
 // corpus, meta, sources, skipped, missing and ingests stay small and
 // become reference tables. Backlinks and Fetch are then single-shard
 // queries, Search and DocFreq fan out or read a reference table, and

@@ -312,15 +312,23 @@ func (w *writer) claimURIs(ctx context.Context, tx pgx.Tx) error {
 		uris, kinds = append(uris, uri), append(kinds, kind)
 	}
 	if len(uris) > 0 {
-		rows, _ := tx.Query(ctx, `INSERT INTO uris (uri, kind)
+		// A page or redirect takes over the URI of a link source, whose
+		// records its own links replace.
+		rows, _ := tx.Query(ctx, `INSERT INTO uris AS o (uri, kind)
 			SELECT u, k FROM unnest($1::text[], $2::text[]) AS t (u, k) ORDER BY u
-			ON CONFLICT (uri) DO NOTHING RETURNING uri`, uris, kinds)
+			ON CONFLICT (uri) DO UPDATE SET kind = EXCLUDED.kind WHERE o.kind = 'source'
+			RETURNING uri`, uris, kinds)
 		won, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		if err != nil {
 			return fmt.Errorf("claim URIs: %w", err)
 		}
 		for _, u := range won {
 			delete(first, u)
+		}
+		for _, q := range []string{`DELETE FROM link_records WHERE src = ANY($1)`, `DELETE FROM link_sources WHERE uri = ANY($1)`} {
+			if _, err := tx.Exec(ctx, q, won); err != nil {
+				return fmt.Errorf("replace link sources: %w", err)
+			}
 		}
 		for _, it := range first { // held by an earlier ingest
 			dups = append(dups, it)
@@ -479,8 +487,11 @@ func writeProgress(ctx context.Context, tx pgx.Tx, items []*ingest.Item) error {
 // ingests: a batch that added pages or redirects has committed before
 // Finish counts the links, or waits for it and makes a new generation,
 // which the next Finish counts again.
-func (w *writer) Finish(ctx context.Context) error {
-	err := pgx.BeginFunc(ctx, w.conn, func(tx pgx.Tx) error {
+func (w *writer) Finish(ctx context.Context) error { return finish(ctx, w.conn, w.id) }
+
+// finish is Finish for the ingest id, on conn.
+func finish(ctx context.Context, conn *pgxpool.Conn, id int64) error {
+	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, 0)`, lockClass); err != nil {
 			return err
 		}
@@ -494,11 +505,12 @@ func (w *writer) Finish(ctx context.Context) error {
 		}
 		if !fresh {
 			for _, q := range []string{
-				`UPDATE pages p SET inlinks = c.n, content_inlinks = c.cn
-				FROM (SELECT dst, count(DISTINCT src) FILTER (WHERE NOT area) AS n,
-				             count(DISTINCT src) FILTER (WHERE NOT area AND NOT nav) AS cn
-				      FROM links WHERE src <> dst GROUP BY dst) c
-				WHERE p.uri = c.dst AND (p.inlinks <> c.n OR p.content_inlinks <> c.cn)`,
+				inDegrees + `UPDATE pages t SET inlinks = c.n, content_inlinks = c.cn
+				FROM (SELECT x.uri, coalesce(d.n, 0) AS n, coalesce(d.cn, 0) AS cn FROM pages x LEFT JOIN d ON d.dst = x.uri) c
+				WHERE t.uri = c.uri AND (t.inlinks <> c.n OR t.content_inlinks <> c.cn)`,
+				inDegrees + `UPDATE link_sources t SET inlinks = c.n, content_inlinks = c.cn
+				FROM (SELECT x.uri, coalesce(d.n, 0) AS n, coalesce(d.cn, 0) AS cn FROM link_sources x LEFT JOIN d ON d.dst = x.uri) c
+				WHERE t.uri = c.uri AND (t.inlinks <> c.n OR t.content_inlinks <> c.cn)`,
 			} {
 				if _, err := tx.Exec(ctx, q); err != nil {
 					return err
@@ -511,17 +523,33 @@ func (w *writer) Finish(ctx context.Context) error {
 		}
 		_, err := tx.Exec(ctx, `DELETE FROM ingests i WHERE i.id = $1 OR NOT EXISTS (
 			SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-			AND l.classid = $2::bigint::oid AND l.objid = i.id::oid AND l.objsubid = 2)`, w.id, int64(lockClass))
+			AND l.classid = $2::bigint::oid AND l.objid = i.id::oid AND l.objsubid = 2)`, id, int64(lockClass))
 		return err
 	})
 	if err == nil {
-		_, err = w.conn.Exec(ctx, `ANALYZE`)
+		_, err = conn.Exec(ctx, `ANALYZE`)
 	}
 	if err != nil {
 		return fmt.Errorf("postgres: ingest: finish: %w", err)
 	}
 	return nil
 }
+
+// inDegrees counts, for every URI linked to, the distinct other pages and
+// link sources that link to it (d.n: image-map links left out; d.cn:
+// pages' navigation links too; a link source's links all count, a WAT
+// file not saying where on the page a link sits), as provider/store's
+// in-degrees count.
+const inDegrees = `WITH l AS (
+	SELECT dst, count(DISTINCT src) FILTER (WHERE NOT area) AS n,
+	       count(DISTINCT src) FILTER (WHERE NOT area AND NOT nav) AS cn
+	FROM links WHERE src <> dst GROUP BY dst
+), r AS (
+	SELECT dst, count(DISTINCT src) AS n FROM link_records WHERE src <> dst GROUP BY dst
+), d AS (
+	SELECT coalesce(l.dst, r.dst) AS dst, coalesce(l.n, 0) + coalesce(r.n, 0) AS n, coalesce(l.cn, 0) + coalesce(r.n, 0) AS cn
+	FROM l FULL JOIN r ON r.dst = l.dst
+) `
 
 // tsvector returns the tsvector of a page's title and text words (as
 // ingest.Page holds them: normalized, joined by spaces) and the number of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -19,12 +20,15 @@ import (
 )
 
 // Backlinks returns at most limit pages that link to uri in the store's
-// backlink rank, as provider/store's Backlinks does: pages with more
-// distinct linking pages first (their in-degree, image-map links and
-// self-links left out, navigation links counted), then by URI in byte
-// order. Every <a> link counts, navigation included. uri itself and pages
-// missing in this view are never returned. A limit that is not positive
-// means no limit. uri is canonicalized first. Safe for concurrent use.
+// backlink rank, as provider/store's Backlinks does: pages and link
+// sources (IngestWAT) with more distinct linking pages and link sources
+// first (their in-degree, image-map links and self-links left out,
+// navigation links counted), then by URI in byte order. Every <a> link
+// counts, navigation included. A link source's Backlink carries the anchor
+// texts of its links to uri in Anchors, in page order. uri itself and
+// pages missing in this view are never returned. A limit that is not
+// positive means no limit. uri is canonicalized first. Safe for
+// concurrent use.
 func (s *Store) Backlinks(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
 	return s.BacklinksWith(ctx, uri, limit, store.BacklinkOptions{})
 }
@@ -44,37 +48,54 @@ func (s *Store) Provider(opts store.BacklinkOptions) backlink.Provider {
 }
 
 // BacklinksWith is Backlinks with the links that count chosen by opts; the
-// rank is the same for every opts.
+// rank is the same for every opts. The options apply to the links of
+// pages: a link source's links count whatever opts.
 func (s *Store) BacklinksWith(ctx context.Context, uri string, limit int, opts store.BacklinkOptions) ([]backlink.Backlink, error) {
 	c, err := canon.Canonicalize(uri)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: backlinks: %w", err)
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT p.uri
-		FROM (SELECT DISTINCT src FROM links
-		      WHERE dst = $1 AND (NOT area OR $2) AND (NOT nav OR $3)) b
-		JOIN pages p ON p.uri = b.src
-		WHERE p.uri <> $1
-		ORDER BY p.inlinks DESC, p.uri COLLATE "C"`, c, opts.Area, !opts.ExcludeNav)
+		SELECT b.src, coalesce(p.inlinks, ls.inlinks, 0) AS rank, ls.uri IS NOT NULL
+		FROM (SELECT src FROM links WHERE dst = $1 AND (NOT area OR $2) AND (NOT nav OR $3)
+		      UNION
+		      SELECT src FROM link_records WHERE dst = $1) b
+		LEFT JOIN pages p ON p.uri = b.src
+		LEFT JOIN link_sources ls ON ls.uri = b.src
+		WHERE b.src <> $1 AND (p.uri IS NOT NULL OR ls.uri IS NOT NULL)
+		ORDER BY rank DESC, b.src COLLATE "C"`, c, opts.Area, !opts.ExcludeNav)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: backlinks of %s: %w", c, err)
 	}
 	defer rows.Close()
 	out := []backlink.Backlink{}
+	var remote []int // indexes in out of link sources
 	for rows.Next() && (limit <= 0 || len(out) < limit) {
-		var u string
-		if err := rows.Scan(&u); err != nil {
+		var (
+			u      string
+			rank   int32
+			source bool
+		)
+		if err := rows.Scan(&u, &rank, &source); err != nil {
 			return nil, fmt.Errorf("postgres: backlinks of %s: %w", c, err)
 		}
 		if s.isMissing(u) {
 			continue
+		}
+		if source {
+			remote = append(remote, len(out))
 		}
 		out = append(out, backlink.Backlink{URI: u, Rank: len(out) + 1, Level: 1})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("postgres: backlinks of %s: %w", c, err)
+	}
+	for _, i := range remote {
+		rows, _ := s.pool.Query(ctx, `SELECT anchor FROM link_records WHERE dst = $1 AND src = $2 ORDER BY pos`, c, out[i].URI)
+		if out[i].Anchors, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return nil, fmt.Errorf("postgres: backlinks of %s: %w", c, err)
+		}
 	}
 	return out, nil
 }
@@ -353,8 +374,9 @@ func (s *Store) Pages(ctx context.Context) iter.Seq2[store.PageInfo, error] {
 	}
 }
 
-// Links returns the links of the page at uri in page order; a URI that is
-// not a page returns an empty slice.
+// Links returns the links of the page at uri in page order, or for a link
+// source its link records (Nav and Area false); a URI that is neither
+// returns an empty slice.
 func (s *Store) Links(ctx context.Context, uri string) ([]store.Link, error) {
 	c, err := canon.Canonicalize(uri)
 	if err != nil {
@@ -369,10 +391,56 @@ func (s *Store) Links(ctx context.Context, uri string) ([]store.Link, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: links of %s: %w", c, err)
 	}
+	if len(out) == 0 {
+		rows, _ := s.pool.Query(ctx, `SELECT dst, anchor FROM link_records WHERE src = $1 ORDER BY pos`, c)
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Link, error) {
+			var l store.Link
+			err := row.Scan(&l.URI, &l.Anchor)
+			return l, err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("postgres: links of %s: %w", c, err)
+		}
+	}
 	if out == nil {
 		out = []store.Link{}
 	}
 	return out, nil
+}
+
+// LinkSource returns what the store knows about the link source at uri,
+// or an error wrapping ErrNotFound when uri is not one.
+func (s *Store) LinkSource(ctx context.Context, uri string) (store.LinkSource, error) {
+	c, err := canon.Canonicalize(uri)
+	if err != nil {
+		return store.LinkSource{}, fmt.Errorf("postgres: link source: %w", err)
+	}
+	var ls store.LinkSource
+	var fetched int64
+	var in, cin, n int32
+	err = s.pool.QueryRow(ctx, `SELECT uri, fetched, inlinks, content_inlinks, source,
+		(SELECT count(*) FROM link_records r WHERE r.src = ls.uri)::int
+		FROM link_sources ls WHERE uri = $1`, c).Scan(&ls.URI, &fetched, &in, &cin, &ls.Source, &n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.LinkSource{}, fmt.Errorf("postgres: link source %s: %w", c, ErrNotFound)
+	}
+	if err != nil {
+		return store.LinkSource{}, fmt.Errorf("postgres: link source %s: %w", c, err)
+	}
+	ls.Backlinks, ls.ContentBacklinks, ls.Links = int(in), int(cin), int(n)
+	if fetched != 0 {
+		ls.Fetched = time.Unix(fetched, 0).UTC()
+	}
+	return ls, nil
+}
+
+// LinkTotals counts the link sources and link records the store holds.
+func (s *Store) LinkTotals(ctx context.Context) (store.LinkStats, error) {
+	var st store.LinkStats
+	if err := s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM link_sources), (SELECT count(*) FROM link_records)`).Scan(&st.Sources, &st.Links); err != nil {
+		return st, fmt.Errorf("postgres: link totals: %w", err)
+	}
+	return st, nil
 }
 
 // Totals counts everything the store holds, in the form of an ingest's

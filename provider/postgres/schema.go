@@ -22,8 +22,9 @@ const SchemaVersion = 1
 //
 // Every table that grows with the web is keyed by a canonical URI, the
 // key Citus would distribute it by (see the package documentation): pages,
-// redirects and uris by their own URI, links by their target (dst), so
-// that a target's page and its backlinks live together. The small tables
+// redirects, uris and link sources by their own URI, links and link
+// records by their target (dst), so that a target's page and its
+// backlinks live together. The small tables
 // (terms, corpus, meta, sources, skipped, missing, ingests) would be
 // Citus reference tables.
 var migrations = []string{
@@ -34,11 +35,12 @@ CREATE TABLE meta (
 	value text NOT NULL
 );
 
--- Every URI the store holds a page or a redirect at, claimed by the
--- ingest that wrote it: two ingests at once cannot both write one URI.
+-- Every URI the store holds a page, a redirect or a link source at,
+-- claimed by the ingest that wrote it: two ingests at once cannot both
+-- write one URI. A page takes a link source's URI over.
 CREATE TABLE uris (
 	uri  text PRIMARY KEY,
-	kind text NOT NULL  -- 'page' or 'redirect'
+	kind text NOT NULL  -- 'page', 'redirect' or 'source'
 );
 
 -- One row per page.
@@ -74,6 +76,26 @@ CREATE TABLE links (
 	PRIMARY KEY (dst, src, pos)
 );
 CREATE INDEX links_src ON links (src, pos);
+
+-- Link sources: pages the store holds no copy of, known by their link
+-- records (WAT files).
+CREATE TABLE link_sources (
+	uri             text PRIMARY KEY,
+	fetched         bigint NOT NULL,  -- when the crawler fetched the page, Unix seconds; 0 unknown
+	inlinks         integer NOT NULL DEFAULT 0, -- distinct other pages and link sources linking here
+	content_inlinks integer NOT NULL DEFAULT 0, -- the same, pages' navigation links left out
+	source          text NOT NULL     -- "wat:<path>#<record>"
+);
+
+-- The links of each link source, keyed by their target.
+CREATE TABLE link_records (
+	dst    text NOT NULL,     -- canonical target
+	src    text NOT NULL,     -- link_sources.uri
+	pos    integer NOT NULL,  -- 0, 1, ... in page order
+	anchor text NOT NULL,     -- the anchor text, white space normalised
+	PRIMARY KEY (dst, src, pos)
+);
+CREATE INDEX link_records_src ON link_records (src, pos);
 
 -- Redirect stubs and HTTP redirects: uri redirects to target.
 CREATE TABLE redirects (

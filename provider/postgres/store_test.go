@@ -21,6 +21,7 @@ import (
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/internal/pgtest"
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/commoncrawl"
 	"github.com/linkrot/relink/provider/internal/ingest/fixture"
 	"github.com/linkrot/relink/provider/postgres"
 	"github.com/linkrot/relink/provider/store"
@@ -62,31 +63,78 @@ func writeWARC(t testing.TB, path string) {
 	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
 }
 
+// The link sources of the WAT file (writeWAT).
+const (
+	blog  = "https://blog.example/post"
+	gone  = "https://gone.example/old"
+	intro = fixture.FileBase + "guide/intro.html"
+)
+
+// writeWAT writes a WAT file: blog links to the fixture web's guide
+// introduction, to gone and to itself; the WARC file's alpha page (which
+// the WARC ingest, after it, takes over) links to blog; a page of the
+// fixture web is passed over, blog again is a duplicate, a page linking
+// only to itself has no links, and a record is not JSON.
+func writeWAT(t testing.TB, path string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := commoncrawl.NewWriter(&buf)
+	fetched := time.Date(2024, 5, 18, 1, 58, 10, 0, time.UTC)
+	page := func(uri string, links ...commoncrawl.Link) {
+		require.NoError(t, w.WritePage(&commoncrawl.Page{URI: uri, Fetched: fetched, Status: 200, Links: links}))
+	}
+	page(blog, commoncrawl.Link{Target: intro, Anchor: "intro guide"}, commoncrawl.Link{Target: gone, Anchor: "old page"},
+		commoncrawl.Link{Target: blog}, commoncrawl.Link{Target: intro, Anchor: "again"})
+	page("http://warc.example.com/a.html", commoncrawl.Link{Target: blog, Anchor: "a post"})
+	page(fixture.FileBase+"api.html", commoncrawl.Link{Target: gone, Anchor: "gone"})
+	page(blog, commoncrawl.Link{Target: gone, Anchor: "a later capture"})
+	page("https://lonely.example/", commoncrawl.Link{Target: "https://lonely.example/#self", Anchor: "me"})
+	raw := warc.NewWriter(&buf, true)
+	require.NoError(t, raw.WriteRecord(warc.Header{
+		{Name: "WARC-Type", Value: warc.TypeMetadata},
+		{Name: "WARC-Target-URI", Value: "https://news.example/"},
+		{Name: "Content-Type", Value: "application/json"},
+	}, []byte(`{"Envelope": nope}`)))
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+}
+
 // sources is what the comparison tests ingest into both stores.
 type sources struct {
-	manifest *store.Manifest
-	warc     string
+	manifest  *store.Manifest
+	warc, wat string
 }
 
-// newSources makes the fixture web and WARC file.
+// newSources makes the fixture web, the WARC file and the WAT file.
 func newSources(t testing.TB) sources {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "crawl.warc.gz")
-	writeWARC(t, path)
-	return sources{fixtureWeb(t), path}
+	dir := t.TempDir()
+	src := sources{fixtureWeb(t), filepath.Join(dir, "crawl.warc.gz"), filepath.Join(dir, "links.wat.gz")}
+	writeWARC(t, src.warc)
+	writeWAT(t, src.wat)
+	return src
 }
 
-// ingestAll ingests src through the ingest methods of s.
-func ingestAll(t testing.TB, src sources, ingestManifest func(context.Context, *store.Manifest, store.IngestOptions) (store.Stats, error),
-	ingestWARC func(context.Context, []string, store.IngestOptions) (store.Stats, error)) []store.Stats {
+// ingester is what both stores ingest with.
+type ingester interface {
+	IngestManifest(context.Context, *store.Manifest, store.IngestOptions) (store.Stats, error)
+	IngestWARC(context.Context, []string, store.IngestOptions) (store.Stats, error)
+	IngestWAT(context.Context, []string, store.IngestOptions) (store.LinkStats, error)
+}
+
+// ingestAll ingests src into s: the manifest, the WAT file, then the WARC
+// file. It returns the ingests' stats, without their durations.
+func ingestAll(t testing.TB, src sources, s ingester) []any {
 	t.Helper()
 	ctx := context.Background()
 	opts := store.IngestOptions{BatchSize: 7, Workers: 3}
-	a, err := ingestManifest(ctx, src.manifest, opts)
+	a, err := s.IngestManifest(ctx, src.manifest, opts)
 	require.NoError(t, err)
-	b, err := ingestWARC(ctx, []string{src.warc}, opts)
+	b, err := s.IngestWAT(ctx, []string{src.wat}, store.IngestOptions{BatchSize: 2})
 	require.NoError(t, err)
-	return []store.Stats{a, b}
+	c, err := s.IngestWARC(ctx, []string{src.warc}, opts)
+	require.NoError(t, err)
+	a.Duration, b.Duration, c.Duration = 0, 0, 0
+	return []any{a, b, c}
 }
 
 // openPG opens a new store in a new database.
@@ -111,11 +159,27 @@ func TestSameAsSQLite(t *testing.T) {
 	defer lite.Close()
 	pg, _ := openPG(t, nil)
 
-	ignore := cmpopts.IgnoreFields(store.Stats{}, "Duration")
-	liteSt := ingestAll(t, src, lite.IngestManifest, lite.IngestWARC)
-	pgSt := ingestAll(t, src, pg.IngestManifest, pg.IngestWARC)
-	if d := cmp.Diff(liteSt, pgSt, ignore); d != "" {
+	liteSt := ingestAll(t, src, lite)
+	pgSt := ingestAll(t, src, pg)
+	if d := cmp.Diff(liteSt, pgSt); d != "" {
 		t.Errorf("ingest stats differ (-sqlite +postgres):\n%s", d)
+	}
+	ll, err := lite.LinkTotals(ctx)
+	require.NoError(t, err)
+	pl, err := pg.LinkTotals(ctx)
+	require.NoError(t, err)
+	if d := cmp.Diff(ll, pl); d != "" || pl.Sources != 1 {
+		t.Errorf("LinkTotals differ (-sqlite +postgres), or not one link source:\n%s", d)
+	}
+	lls, err := lite.LinkSource(ctx, blog)
+	require.NoError(t, err)
+	pls, err := pg.LinkSource(ctx, blog)
+	require.NoError(t, err)
+	if d := cmp.Diff(lls, pls); d != "" {
+		t.Errorf("LinkSource differs (-sqlite +postgres):\n%s", d)
+	}
+	if _, err := pg.LinkSource(ctx, "http://warc.example.com/a.html"); !errors.Is(err, postgres.ErrNotFound) {
+		t.Errorf("a page took the link source's URI over, yet LinkSource says %v", err)
 	}
 	require.NoError(t, pg.CheckComplete(ctx))
 	lt, err := lite.Totals(ctx)
@@ -148,7 +212,7 @@ func TestSameAsSQLite(t *testing.T) {
 		t.Errorf("Pages differ (-sqlite +postgres):\n%s", d)
 	}
 	vocabulary := map[string]bool{}
-	targets := map[string]bool{"http://warc.example.com/old": true, "http://warc.example.com/stub.html": true, "http://nowhere.example/": true}
+	targets := map[string]bool{"http://warc.example.com/old": true, "http://warc.example.com/stub.html": true, "http://nowhere.example/": true, gone: true, blog: true}
 	for _, p := range pages {
 		targets[p.URI] = true
 		ll, err := lite.Links(ctx, p.URI)
@@ -244,7 +308,7 @@ func TestMissing(t *testing.T) {
 	src := newSources(t)
 	ctx := context.Background()
 	pg, dsn := openPG(t, nil)
-	ingestAll(t, src, pg.IngestManifest, pg.IngestWARC)
+	ingestAll(t, src, pg)
 	home, alpha := "http://warc.example.com", "http://warc.example.com/a.html" // canonical
 	before, err := pg.Backlinks(ctx, alpha, 0)
 	require.NoError(t, err)
@@ -480,7 +544,7 @@ func TestRankings(t *testing.T) {
 	src := newSources(t)
 	ctx := context.Background()
 	pg, dsn := openPG(t, nil)
-	ingestAll(t, src, pg.IngestManifest, pg.IngestWARC)
+	ingestAll(t, src, pg)
 	cd, err := postgres.Open(ctx, postgres.DSN(dsn), &postgres.Options{Ranking: postgres.RankCD, ReadOnly: true})
 	require.NoError(t, err)
 	defer cd.Close()
