@@ -383,6 +383,8 @@ func dump(t testing.TB, dsn string) map[string][]string {
 		"sources":   `SELECT concat_ws('|', source, outcome) FROM sources`,
 		"skipped":   `SELECT concat_ws('|', source, reason, detail) FROM skipped`,
 		"ingests":   `SELECT kind FROM ingests`,
+		"sources_l": `SELECT concat_ws('|', uri, fetched, inlinks, content_inlinks, source) FROM link_sources`,
+		"records":   `SELECT concat_ws('|', dst, src, pos, anchor) FROM link_records`,
 	} {
 		rows, _ := c.Query(ctx, q)
 		list, err := pgx.CollectRows(rows, pgx.RowTo[string])
@@ -442,6 +444,39 @@ func TestConcurrentIngests(t *testing.T) {
 				t.Errorf("concurrent ingests (%s) differ from one (-one +concurrent):\n%s", name, d)
 			}
 		})
+	}
+}
+
+// TestConcurrentWAT checks that one WAT file ingested twice at once adds
+// its link sources once, as one ingest does.
+func TestConcurrentWAT(t *testing.T) {
+	src := newSources(t)
+	ctx := context.Background()
+	build := func(times int) map[string][]string {
+		s, dsn := openPG(t, nil)
+		_, err := s.IngestManifest(ctx, src.manifest, store.IngestOptions{})
+		require.NoError(t, err)
+		errs := make(chan error, times)
+		for range times {
+			w, err := postgres.Open(ctx, postgres.DSN(dsn), nil)
+			require.NoError(t, err)
+			defer w.Close()
+			go func() {
+				_, err := w.IngestWAT(ctx, []string{src.wat}, store.IngestOptions{BatchSize: 1})
+				errs <- err
+			}()
+		}
+		for range times {
+			require.NoError(t, <-errs)
+		}
+		return dump(t, dsn)
+	}
+	want, got := build(1), build(2)
+	if len(want["sources_l"]) != 2 {
+		t.Fatalf("one WAT ingest gave %d link sources, want 2", len(want["sources_l"]))
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("the WAT file ingested twice at once differs from once (-once +twice):\n%s", d)
 	}
 }
 
