@@ -63,7 +63,11 @@
 // Open with Options.ReadOnly, and CheckComplete, refuse with ErrIncomplete
 // a store with a running ingest (a row whose lock is held), an interrupted
 // one (a row whose lock is not), or in-degrees older than the last batch.
-// Running the interrupted ingest again resumes it.
+// Running the interrupted ingest again resumes it. A killed process's
+// ingest reads as running until its server process sees the connection
+// closed: at once on one machine, after TCP keepalive (or
+// idle_in_transaction_session_timeout) when the network between them was
+// lost.
 //
 // # Schema
 //

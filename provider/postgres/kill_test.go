@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/linkrot/relink/internal/pgtest"
@@ -75,7 +77,10 @@ func TestKilledIngest(t *testing.T) {
 	require.NoError(t, cmd.Process.Kill())
 	cmd.Wait()
 
+	// The killed process's session ends when its server process sees the
+	// connection closed; until then its ingest reads as running.
 	ctx := context.Background()
+	waitSessions(t, dsn)
 	_, err = postgres.Open(ctx, postgres.DSN(dsn), &postgres.Options{ReadOnly: true})
 	require.ErrorIs(t, err, postgres.ErrIncomplete)
 	require.ErrorContains(t, err, "did not finish")
@@ -103,4 +108,24 @@ func TestKilledIngest(t *testing.T) {
 	if docs != int64(after.Pages) || after.Pages <= before.Pages {
 		t.Errorf("after the rerun: %d pages, Docs %d; before it %d pages", after.Pages, docs, before.Pages)
 	}
+}
+
+// waitSessions waits until no session but the caller's is connected to
+// the database at dsn.
+func waitSessions(t *testing.T, dsn string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer c.Close(ctx)
+	for range 600 {
+		var n int
+		require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND pid <> pg_backend_pid()`).Scan(&n))
+		if n == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the killed process's session did not end")
 }
