@@ -120,10 +120,10 @@
 // content backlinks, TestMeasureRanking) finds the page with mean nDCG
 // 0.789 (first for 197) with this BM25, 0.727 (first for 154) with
 // ts_rank_cd, and 0.787 (first for 196) with SQLite's FTS5. Latency
-// (median, 99th percentile, on 2 shared cores): BM25 3.0 ms and 103 ms,
-// ts_rank_cd 0.8 ms and 30 ms, FTS5 0.9 ms and 11 ms; conjunctive queries
-// of 3 and 4 title words 2.4 and 3.0 ms median, 37 and 67 ms at the 99th
-// percentile; Backlinks 0.4 ms, Fetch 0.3 ms, DocFreqs 0.2 ms median
+// (median, 99th percentile, on 2 shared cores): BM25 1.9 ms and 62 ms,
+// ts_rank_cd 0.7 ms and 20 ms, FTS5 0.7 ms and 11 ms; conjunctive queries
+// of 3 and 4 title words 2.5 and 1.7 ms median, 40 and 35 ms at the 99th
+// percentile; Backlinks 0.5 ms, Fetch 0.3 ms, DocFreqs 0.2 ms median
 // (TestMeasureProviders). BM25's cost is reading the tsvectors of the
 // matching pages.
 //
@@ -131,14 +131,15 @@
 //
 // The development corpus ingested into PostgreSQL 15 (fsync on, 128 MB
 // shared buffers, the same 2 shared cores), beside an SQLite store in the
-// same run: 4,532 pages, 6 redirects, 522,346 links in both; 29 to 53 s
-// wall time for PostgreSQL (the machine was shared) against 41 s for
-// SQLite; 12.4 s of CPU in relink and 9.2 s in the server, against 16.3 s
-// for SQLite; 225 MB peak resident memory in relink against 256 MB; a
-// 403 MB database (links 261 MB: two text URIs a row, and two indexes)
-// against a 103 MB file. Two ingests of the halves at once took 32 s,
-// 181 MB each. lab/results/postgres/README.md has the figures and how to
-// measure again.
+// same run: 4,532 pages, 6 redirects, 522,346 links in both; 25.7 s wall
+// time against 16.9 s (the machine was shared: wall times varied from
+// run to run by half); 11.9 s of CPU in relink and 8.6 s in the server's
+// backends, against 14.3 s for SQLite; 206 MB peak resident memory in
+// relink against 264 MB; a 402 MB database (links 274 MB: two text URIs a
+// row, and two indexes) against a 103 MB file. Two ingests of the halves
+// at once took 25.5 s, 170 and 186 MB, and built the same database.
+// lab/results/postgres/README.md has the figures and how to measure them
+// again.
 //
 // # What the caller must do, and what it does not do
 //
