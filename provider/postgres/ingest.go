@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -131,10 +132,27 @@ type writer struct {
 	items       []*ingest.Item
 }
 
-// Write keeps it for the batch's commit.
+// Write keeps it for the batch's commit, its text made fit for
+// PostgreSQL's text columns (text).
 func (w *writer) Write(ctx context.Context, it *ingest.Item) error {
+	it.Source, it.File, it.Detail = text(it.Source), text(it.File), text(it.Detail)
+	if p := it.Page; p != nil {
+		p.Address, p.Site, p.Title, p.ContentType = text(p.Address), text(p.Site), text(p.Title), text(p.ContentType)
+	}
 	w.items = append(w.items, it)
 	return nil
+}
+
+// text returns s as PostgreSQL's text type takes it: valid UTF-8 (invalid
+// bytes become U+FFFD) without NUL bytes. SQLite takes any bytes; a file
+// name need not be UTF-8, nor a WARC header. A source whose name changes
+// so is not recognized as done by a later ingest, which reads it again
+// and finds it claimed.
+func text(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "\uFFFD")
 }
 
 // Rollback forgets the batch.
@@ -435,7 +453,7 @@ func writeSkips(ctx context.Context, tx pgx.Tx, items []*ingest.Item, unskip []s
 		reasons := make([]string, len(items))
 		details := make([]string, len(items))
 		for i, it := range items {
-			srcs[i], reasons[i], details[i] = it.Source, it.Skip, strings.ToValidUTF8(strings.ReplaceAll(it.Detail, "\x00", ""), "\uFFFD")
+			srcs[i], reasons[i], details[i] = it.Source, it.Skip, it.Detail
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO skipped (source, reason, detail)
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ORDER BY 1

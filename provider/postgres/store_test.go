@@ -596,3 +596,27 @@ func TestRankings(t *testing.T) {
 		t.Error("Open accepted an unknown ranking")
 	}
 }
+
+// TestOddBytes ingests a file whose name is not UTF-8, which SQLite takes
+// as it is and PostgreSQL's text cannot: it is ingested, and ingested
+// again without error or double.
+func TestOddBytes(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "caf\xe9.html"), []byte("<html><head><title>Caf\xc3\xa9</title></head><body><p>Odd <a href=\"other.html\">name</a>.</p></body></html>"), 0o644))
+	ctx := context.Background()
+	pg, _ := openPG(t, nil)
+	for i := range 2 {
+		_, err := pg.IngestDir(ctx, dir, "https://odd.example/", store.IngestOptions{})
+		require.NoError(t, err, "ingest %d", i)
+	}
+	st, err := pg.Totals(ctx)
+	require.NoError(t, err)
+	if st.Pages != 1 || len(st.Skipped) != 0 {
+		t.Errorf("Totals = %v, want the one page", st)
+	}
+	res, err := pg.Search(ctx, lexsig.Query{Terms: []string{"café"}}, 0)
+	require.NoError(t, err)
+	if len(res) != 1 {
+		t.Errorf("Search(café) = %v, want the page", res)
+	}
+}

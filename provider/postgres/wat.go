@@ -138,14 +138,14 @@ func (lw *linkWriter) Finish(ctx context.Context) error { return finish(ctx, lw.
 // Progress records the progress of a file.
 func (lw *linkWriter) Progress(ctx context.Context, file, outcome string) error {
 	_, err := lw.tx.Exec(ctx, `INSERT INTO sources (source, outcome) VALUES ($1, $2)
-		ON CONFLICT (source) DO UPDATE SET outcome = EXCLUDED.outcome`, "wat:"+file, outcome)
+		ON CONFLICT (source) DO UPDATE SET outcome = EXCLUDED.outcome`, text("wat:"+file), outcome)
 	return err
 }
 
 // WriteRecord writes a record of a WAT file, a page or a skip, and counts
 // it in st, as provider/store's link writer does.
 func (lw *linkWriter) WriteRecord(ctx context.Context, it *ingest.WATItem, st *store.LinkStats) error {
-	source := "wat:" + it.File + "#" + strconv.Itoa(it.Record)
+	source := text("wat:" + it.File + "#" + strconv.Itoa(it.Record))
 	if it.Skip != nil {
 		ingest.Count(&st.Skipped, it.Skip.Reason, 1)
 		if it.Skip.Malformed() {
@@ -155,7 +155,7 @@ func (lw *linkWriter) WriteRecord(ctx context.Context, it *ingest.WATItem, st *s
 			}
 			_, err := lw.tx.Exec(ctx, `INSERT INTO skipped (source, reason, detail) VALUES ($1, $2, $3)
 				ON CONFLICT (source) DO UPDATE SET reason = EXCLUDED.reason, detail = EXCLUDED.detail`,
-				source, it.Skip.Reason, strings.ToValidUTF8(strings.ReplaceAll(detail, "\x00", ""), "\uFFFD"))
+				source, it.Skip.Reason, text(detail))
 			return err
 		}
 	} else if err := lw.writePage(ctx, source, it.Page, st); err != nil {
@@ -197,7 +197,7 @@ func (lw *linkWriter) writePage(ctx context.Context, source string, p *commoncra
 		if l.Target == p.URI {
 			continue
 		}
-		lw.records = append(lw.records, []any{l.Target, p.URI, int32(pos), strings.ToValidUTF8(l.Anchor, "\uFFFD")})
+		lw.records = append(lw.records, []any{l.Target, p.URI, int32(pos), text(l.Anchor)})
 		pos++
 	}
 	st.AddSource(p, pos, self)
