@@ -79,7 +79,9 @@ const (
 // when not nil, is called after each file or record is written; Moves,
 // Migrations and Edit publish pages elsewhere or change their text (the
 // experiment's moved, migrated and edited modes; IngestManifest and
-// IngestDir apply them, IngestWARC ignores them).
+// IngestDir apply them, IngestWARC ignores them); Shares and Share split
+// the input among ingests that load one PostgreSQL database at once
+// (provider/postgres).
 type IngestOptions = ingest.Options
 
 // A Migration maps the canonical URIs of one site's pages to their new
