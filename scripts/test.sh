@@ -11,6 +11,13 @@
 # end-to-end test of relink review runs (lab/cmd/reviewshot). Elsewhere
 # those tests skip themselves.
 #
+# It runs a throwaway PostgreSQL server for the tests of the PostgreSQL
+# store (scripts/pg.sh: a cluster in a temporary directory on a loopback
+# port, installed from Debian's packages when missing and possible) and
+# stops it at the end. Where the server could be started the tests that
+# need it must run (RELINK_REQUIRE_POSTGRES), not skip; RELINK_TEST_POSTGRES
+# set beforehand names a server to use instead.
+#
 #   bash scripts/test.sh            # everything
 #   FUZZTIME=0 bash scripts/test.sh     # no fuzzing beyond the seed corpora
 #   FUZZTIME=30s bash scripts/test.sh   # longer fuzzing (the default is 300 new inputs a target:
@@ -38,6 +45,19 @@ fi
 case " $missing " in *" chromium "*) ;; *) export RELINK_REQUIRE_BROWSER=1 ;; esac
 missing=${missing/ chromium/}
 [ -n "$missing" ] || export RELINK_REQUIRE_CORPUS=1
+
+if [ -z "${RELINK_TEST_POSTGRES:-}" ]; then
+	if pgenv=$(bash scripts/pg.sh start); then
+		eval "$pgenv"
+		trap 'bash scripts/pg.sh stop "$RELINK_PG_DIR"' EXIT
+		export RELINK_REQUIRE_POSTGRES=1
+	else
+		echo "no PostgreSQL server: the PostgreSQL store's tests skip" >&2
+	fi
+else
+	export RELINK_REQUIRE_POSTGRES=1
+fi
+export RELINK_TEST_POSTGRES=${RELINK_TEST_POSTGRES:-}
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"os"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/linkrot/relink/internal/progress"
@@ -14,10 +16,11 @@ import (
 )
 
 const corpusHelp = `
-usage: relink corpus [-manifest FILE] [-dir DIR -base URL] [-warc FILE]... [-wat FILE]... [-store FILE]
+usage: relink corpus [-manifest FILE] [-dir DIR -base URL] [-warc FILE]... [-wat FILE]... [-store FILE|URL] [-share I/N]
 
-Corpus builds a store, or adds to one: one SQLite file holding the pages,
-links and full-text index of a local web, from a corpus manifest (JSON,
+Corpus builds a store, or adds to one: one SQLite file, or a PostgreSQL
+database (-store postgres://...), holding the pages, links and full-text
+index of a local web, from a corpus manifest (JSON,
 bench/BENCHMARK.md's format), a directory of HTML files and the public URL
 it stands for, or WARC files, and the link records of Common Crawl WAT
 files (the links of pages the store holds no copy of, which answer
@@ -37,6 +40,11 @@ and, when the store holds link records, a second line:
 
 	dev.db: 13402 link sources, 951233 link records
 
+Several corpus runs may load one PostgreSQL database at once, on one
+machine or many: with -share I/N each takes the I-th of N shares of the
+files (and WARC files), I from 0 to N-1, and together they build what one
+run builds. A file two runs both read is written once.
+
 An interrupted run (Ctrl-C) keeps every batch it committed: run the same
 command again to finish the job.
 `
@@ -47,13 +55,14 @@ type corpusConfig struct {
 	warcs, wats                    listFlag
 	workers, batch                 int
 	cpuProfile                     string
+	share, shares                  int
 }
 
 func corpusFlags() (*flag.FlagSet, *corpusConfig) {
 	var c corpusConfig
 	fs := newFlagSet("corpus")
 	fs.StringVar(&c.manifest, "manifest", "", "corpus manifest `FILE` (JSON, BENCHMARK.md format)")
-	fs.StringVar(&c.storePath, "store", "relink.db", "store `FILE` to create or add to")
+	fs.StringVar(&c.storePath, "store", "relink.db", "store `FILE` or postgres:// URL to create or add to")
 	fs.Var(&c.warcs, "warc", "WARC `FILE` to ingest (repeatable, or a comma-separated list)")
 	fs.Var(&c.wats, "wat", "Common Crawl WAT `FILE` whose link records to ingest (repeatable, or a comma-separated list)")
 	fs.StringVar(&c.dir, "dir", "", "`DIR`ectory of HTML files to ingest (needs -base)")
@@ -61,6 +70,16 @@ func corpusFlags() (*flag.FlagSet, *corpusConfig) {
 	fs.IntVar(&c.workers, "workers", 0, "parsing goroutines (0: one per CPU)")
 	fs.IntVar(&c.batch, "batch", 0, "files per transaction (0: the default)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile to `FILE`")
+	fs.Func("share", "ingest only share `I/N` of the input (I from 0 to N-1), for N runs loading one PostgreSQL database at once", func(v string) error {
+		i, n, ok := strings.Cut(v, "/")
+		var err1, err2 error
+		c.share, err1 = strconv.Atoi(i)
+		c.shares, err2 = strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil || c.shares < 1 || c.share < 0 || c.share >= c.shares {
+			return fmt.Errorf("want I/N with 0 <= I < N, as 0/2")
+		}
+		return nil
+	})
 	return fs, &c
 }
 
@@ -78,9 +97,7 @@ func parseCorpus(args []string) (*corpusConfig, error) {
 	case c.manifest == "" && c.dir == "" && len(c.warcs) == 0 && len(c.wats) == 0:
 		return nil, usagef("nothing to ingest: give -manifest, -dir with -base, -warc or -wat")
 	case c.storePath == "":
-		return nil, usagef("-store must name a file")
-	case isPostgres(c.storePath):
-		return nil, errPostgres
+		return nil, usagef("-store must name a file or a postgres:// URL")
 	}
 	if err := checkBounds(
 		bound{flag: "workers", value: c.workers, meaning: "0 means one per CPU"},
@@ -134,7 +151,7 @@ func checkInputs(c *corpusConfig) (*store.Manifest, error) {
 			}
 		}
 	}
-	if fi, err := os.Stat(c.storePath); err == nil && fi.IsDir() {
+	if fi, err := os.Stat(c.storePath); err == nil && fi.IsDir() && !isPostgres(c.storePath) {
 		return nil, fmt.Errorf("-store: %s is a directory, not a store file", c.storePath)
 	}
 	return m, nil
@@ -166,13 +183,13 @@ func ingestCorpus(ctx context.Context, e *env, c *corpusConfig) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	s, err := store.Open(c.storePath, nil)
+	s, err := openIngestStore(ctx, c.storePath)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	resumed := 0
-	opts := store.IngestOptions{Workers: c.workers, BatchSize: c.batch}
+	opts := store.IngestOptions{Workers: c.workers, BatchSize: c.batch, Shares: c.shares, Share: c.share}
 	// ingest runs one ingest with a progress line of its own.
 	ingest := func(what string, f func(store.IngestOptions) (store.Stats, error)) error {
 		prefix := "corpus: " + what
@@ -219,13 +236,13 @@ func ingestCorpus(ctx context.Context, e *env, c *corpusConfig) error {
 	}
 	total.Resumed = resumed
 	total.Duration = time.Since(start)
-	if _, err := fmt.Fprintf(e.stdout, "%s: %s\n", c.storePath, total); err != nil {
+	if _, err := fmt.Fprintf(e.stdout, "%s: %s\n", storeName(c.storePath), total); err != nil {
 		return err
 	}
 	links, err := s.LinkTotals(ctx)
 	if err != nil || links.Sources == 0 {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s: %d link sources, %d link records\n", c.storePath, links.Sources, links.Links)
+	_, err = fmt.Fprintf(e.stdout, "%s: %d link sources, %d link records\n", storeName(c.storePath), links.Sources, links.Links)
 	return err
 }

@@ -113,7 +113,7 @@ var paperFlags = []string{"depth", "radius", "terms", "links", "exclude-nav", "o
 func findFlags() (*flag.FlagSet, *findConfig) {
 	var c findConfig
 	fs := newFlagSet("find")
-	fs.StringVar(&c.storePath, "store", "relink.db", "store `FILE` built by relink corpus, opened read-only")
+	fs.StringVar(&c.storePath, "store", "relink.db", "store `FILE` or postgres:// URL built by relink corpus, opened read-only")
 	fs.StringVar(&c.method, "method", "best", "the `method`: best, paper, or a strategy's name (listed above)")
 	fs.IntVar(&c.depth, "depth", relink.DefaultDepth, "backlink levels: 1, or 2 for levels 1 and 2")
 	fs.IntVar(&c.backlinks, "backlinks", relink.DefaultBacklinks, "backlinks asked for per page (the paper: 10, 100, 1000)")

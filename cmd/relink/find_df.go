@@ -11,7 +11,6 @@ import (
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/dfcache"
 	"github.com/linkrot/relink/provider/dftable"
-	"github.com/linkrot/relink/provider/store"
 )
 
 // DefaultDocs is |D| for -df search: the number of documents a search
@@ -51,7 +50,7 @@ type dfSetup struct {
 // persistent DF cache whose source name says where the numbers come from
 // (see dfSourceName). The DF is also behind an in-memory cache, so that
 // each term is looked up once per run however many queries use it.
-func openDF(ctx context.Context, c dfConfig, view *store.Store, e *engine) (*dfSetup, error) {
+func openDF(ctx context.Context, c dfConfig, view storeView, e *engine) (*dfSetup, error) {
 	var (
 		df     lexsig.DF
 		source string
@@ -62,7 +61,7 @@ func openDF(ctx context.Context, c dfConfig, view *store.Store, e *engine) (*dfS
 		if err != nil {
 			return nil, fmt.Errorf("-df store: %w", err)
 		}
-		df, source = view, dfSourceName("store:"+filepath.Base(c.storePath), docs)
+		df, source = view, dfSourceName("store:"+storeLabel(c.storePath), docs)
 	case "search":
 		if e.hitCount == nil {
 			return nil, usagef("-df search: %s reports no hit counts; the engines that do are %s (or use -df store or -df table)", e.name, strings.Join(hitCountEngines, ", "))

@@ -18,7 +18,6 @@ import (
 	"github.com/linkrot/relink/internal/progress"
 	"github.com/linkrot/relink/provider/brave"
 	"github.com/linkrot/relink/provider/marginalia"
-	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/repair"
 )
 
@@ -139,7 +138,7 @@ type fixConfig struct {
 func fixFlags() (*flag.FlagSet, *fixConfig) {
 	var c fixConfig
 	fs := newFlagSet("fix")
-	fs.StringVar(&c.storePath, "store", "", "store `FILE` built by relink corpus, opened read-only (none: the live services and the report's sources)")
+	fs.StringVar(&c.storePath, "store", "", "store `FILE` or postgres:// URL built by relink corpus, opened read-only (none: the live services and the report's sources)")
 	fs.StringVar(&c.in, "in", "-", "read the dead links from `FILE`; - is standard input")
 	fs.StringVar(&c.format, "format", string(repair.FormatAuto), "the input's `format`: "+joinNames(repair.Formats()))
 	fs.StringVar(&c.output, "o", string(repair.OutputJSONL), "the output's `format`: "+joinNames(repair.Outputs()))
@@ -273,7 +272,7 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 
-	var st *store.Store
+	var st openedStore
 	if c.storePath != "" {
 		if st, err = openStore(ctx, c.storePath); err != nil {
 			return err

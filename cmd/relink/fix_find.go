@@ -16,7 +16,6 @@ import (
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/cache"
 	"github.com/linkrot/relink/provider/memento"
-	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/repair"
 )
 
@@ -51,7 +50,7 @@ type fixer struct {
 
 // newFixer returns the fixer of the services sv and the store st (nil for
 // none) for the command line c.
-func newFixer(sv *services, st *store.Store, c *fixConfig) *fixer {
+func newFixer(sv *services, st openedStore, c *fixConfig) *fixer {
 	fetcher := countingFetcher{f: sv.fetcher, service: serviceFetch}
 	probes := filter.Fetcher(fetcher)
 	if sv.probes != nil {

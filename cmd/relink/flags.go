@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strings"
 
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
-	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/provider/web"
 )
 
@@ -114,46 +112,6 @@ func webTarget(what, raw string) (string, error) {
 		return "", usage(fmt.Errorf("%s: %w: %s", what, relink.ErrScheme, quoteArg(u)))
 	}
 	return u, nil
-}
-
-// isPostgres reports whether a -store value is a PostgreSQL URL.
-func isPostgres(path string) bool {
-	return strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://")
-}
-
-// errPostgres refuses a PostgreSQL -store, without repeating the URL (it
-// may hold a password).
-var errPostgres = errors.New("-store: PostgreSQL stores are not supported by this build; give a store file")
-
-// openStore opens the store file at path read-only, after checking that
-// there is one: a reader never creates or changes a store. A missing file,
-// a directory, an empty file or a file that is not a store is an error
-// that says so.
-func openStore(ctx context.Context, path string) (*store.Store, error) {
-	if isPostgres(path) {
-		return nil, errPostgres
-	}
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("store %s does not exist (build one with relink corpus)", path)
-	case err != nil:
-		return nil, fmt.Errorf("store %s: %w", path, err)
-	case fi.IsDir():
-		return nil, fmt.Errorf("store %s is a directory, not a store file", path)
-	case fi.Size() == 0:
-		return nil, fmt.Errorf("store %s is an empty file, not a store (build one with relink corpus)", path)
-	}
-	s, err := store.Open(path, &store.Options{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("store %s cannot be read: %w", path, err)
-	}
-	// Open reads little; a damaged file shows itself on the first query.
-	if _, err := s.Docs(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("store %s cannot be read: %w", path, err)
-	}
-	return s, nil
 }
 
 // unreachableFirst wraps a web fetcher so that a host that cannot be

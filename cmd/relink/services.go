@@ -19,7 +19,6 @@ import (
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/cache"
 	"github.com/linkrot/relink/provider/mediawiki"
-	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/provider/web"
 )
 
@@ -223,7 +222,7 @@ func (c *liveConfig) dial() (*services, error) {
 // names the store's numbers in a DF cache. A nil view (no store) leaves
 // to the live services what they replace; the command line must have
 // named them all. sv.close releases them.
-func (sv *services) attach(ctx context.Context, c *liveConfig, view *store.Store, storePath string) error {
+func (sv *services) attach(ctx context.Context, c *liveConfig, view storeView, storePath string) error {
 	dfs, err := openDF(ctx, dfConfig{kind: c.dfKind, table: c.dfTable, docs: c.docs, cache: c.dfCache, storePath: storePath}, view, sv.eng)
 	if err != nil {
 		return err
@@ -291,7 +290,7 @@ func (c *liveConfig) via() string {
 // backlinks returns the backlink providers the command line names, in
 // order: the store's (view, when there is one and -backlinks-from has it)
 // and the wiki's. It returns nil for none.
-func (sv *services) backlinks(c *liveConfig, view *store.Store) backlink.Provider {
+func (sv *services) backlinks(c *liveConfig, view backlink.Provider) backlink.Provider {
 	var ps sources
 	if view != nil && c.backlinksFromStore() {
 		ps = append(ps, view)

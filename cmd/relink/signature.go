@@ -44,7 +44,7 @@ func signatureFlags() (*flag.FlagSet, *signatureConfig) {
 	fs.StringVar(&c.target, "target", "", "the (missing) `URL` the pages link to (required)")
 	fs.StringVar(&c.radius, "radius", "anchor", "words drawn around each link: anchor, a number of words, or page")
 	fs.IntVar(&c.terms, "terms", relink.DefaultTerms, fmt.Sprintf("signature size, 1 to %d (the paper's best: 4)", maxTerms))
-	fs.StringVar(&c.storePath, "store", "", "store `FILE` to take document frequencies from, opened read-only")
+	fs.StringVar(&c.storePath, "store", "", "store `FILE` or postgres:// URL to take document frequencies from, opened read-only")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON instead of text")
 	return fs, &c
 }

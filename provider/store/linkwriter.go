@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/internal/ingest"
 )
 
 // linkWriter writes link sources and their records, one transaction per
@@ -74,7 +75,7 @@ func newLinkWriter(ctx context.Context, db *sql.DB) (*linkWriter, error) {
 
 // close rolls back an open transaction and closes the statements.
 func (lw *linkWriter) close() {
-	lw.rollback()
+	lw.Rollback()
 	for _, st := range lw.stmts {
 		if st != nil {
 			st.Close()
@@ -82,8 +83,15 @@ func (lw *linkWriter) close() {
 	}
 }
 
-// begin opens a transaction unless one is open.
-func (lw *linkWriter) begin(ctx context.Context) error {
+// Open reports whether a transaction is open.
+func (lw *linkWriter) Open() bool { return lw.tx != nil }
+
+// Finish brings the derived data up to date and marks the store complete
+// (finish).
+func (lw *linkWriter) Finish(ctx context.Context) error { return finish(ctx, lw.db) }
+
+// Begin opens a transaction unless one is open.
+func (lw *linkWriter) Begin(ctx context.Context) error {
 	if lw.tx != nil {
 		return nil
 	}
@@ -98,8 +106,8 @@ func (lw *linkWriter) begin(ctx context.Context) error {
 	return nil
 }
 
-// commit commits the open transaction, if any.
-func (lw *linkWriter) commit() error {
+// Commit commits the open transaction, if any.
+func (lw *linkWriter) Commit(context.Context) error {
 	if lw.tx == nil {
 		return nil
 	}
@@ -112,8 +120,8 @@ func (lw *linkWriter) commit() error {
 	return nil
 }
 
-// rollback abandons the open transaction, if any.
-func (lw *linkWriter) rollback() {
+// Rollback abandons the open transaction, if any.
+func (lw *linkWriter) Rollback() {
 	if lw.tx != nil {
 		lw.tx.Rollback()
 		lw.tx, lw.stale = nil, false
@@ -161,14 +169,9 @@ func (lw *linkWriter) urlID(ctx context.Context, uri string) (int64, error) {
 // writePage writes the page of a WAT record as a link source, unless it
 // must be passed over, and counts the outcome in st.
 func (lw *linkWriter) writePage(ctx context.Context, file string, p *commoncrawl.Page, st *LinkStats) error {
-	self := 0
-	for _, l := range p.Links {
-		if l.Target == p.URI {
-			self++
-		}
-	}
+	self := ingest.SelfLinks(p)
 	if self == len(p.Links) {
-		count(&st.Skipped, ReasonNoLinks, 1)
+		ingest.Count(&st.Skipped, ReasonNoLinks, 1)
 		return nil
 	}
 	id, err := lw.lookup(ctx, p.URI)
@@ -182,10 +185,10 @@ func (lw *linkWriter) writePage(ctx context.Context, file string, p *commoncrawl
 		}
 		switch {
 		case page:
-			count(&st.Skipped, ReasonPageInStore, 1)
+			ingest.Count(&st.Skipped, ReasonPageInStore, 1)
 			return nil
 		case source:
-			count(&st.Skipped, ReasonDuplicate, 1)
+			ingest.Count(&st.Skipped, ReasonDuplicate, 1)
 			return nil
 		}
 	} else if id, err = lw.urlID(ctx, p.URI); err != nil {
@@ -229,30 +232,25 @@ func (lw *linkWriter) writePage(ctx context.Context, file string, p *commoncrawl
 		}
 	}
 	lw.args = args[:0]
-	st.Sources++
-	st.Links += pos
-	for r, n := range p.Dropped {
-		count(&st.DroppedLinks, r, n)
-	}
-	count(&st.DroppedLinks, DropSelfLink, self)
+	st.AddSource(p, pos, self)
 	return nil
 }
 
-// writeRecord writes a record of a WAT file, a page or a skip, and counts
-// it in st. When it.retry is set an earlier ingest may have recorded the
+// WriteRecord writes a record of a WAT file, a page or a skip, and counts
+// it in st. When it.Retry is set an earlier ingest may have recorded the
 // record as malformed: a malformed skip replaces that row, and a page or
 // another skip removes it.
-func (lw *linkWriter) writeRecord(ctx context.Context, it *watItem, st *LinkStats) error {
-	if it.skip != nil {
-		count(&st.Skipped, it.skip.Reason, 1)
-		if it.skip.Malformed() {
-			return lw.writeSkip(ctx, it.file, it.skip)
+func (lw *linkWriter) WriteRecord(ctx context.Context, it *ingest.WATItem, st *LinkStats) error {
+	if it.Skip != nil {
+		ingest.Count(&st.Skipped, it.Skip.Reason, 1)
+		if it.Skip.Malformed() {
+			return lw.writeSkip(ctx, it.File, it.Skip)
 		}
-	} else if err := lw.writePage(ctx, it.file, it.page, st); err != nil {
+	} else if err := lw.writePage(ctx, it.File, it.Page, st); err != nil {
 		return err
 	}
-	if it.retry {
-		_, err := lw.bound[lwDelSkipped].ExecContext(ctx, watSource(it.file, it.record))
+	if it.Retry {
+		_, err := lw.bound[lwDelSkipped].ExecContext(ctx, watSource(it.File, it.Record))
 		return err
 	}
 	return nil
@@ -268,8 +266,8 @@ func (lw *linkWriter) writeSkip(ctx context.Context, file string, se *commoncraw
 	return err
 }
 
-// progress records the progress of a file.
-func (lw *linkWriter) progress(ctx context.Context, file, outcome string) error {
+// Progress records the progress of a file.
+func (lw *linkWriter) Progress(ctx context.Context, file, outcome string) error {
 	_, err := lw.bound[lwProgress].ExecContext(ctx, "wat:"+file, outcome)
 	return err
 }

@@ -3,12 +3,12 @@ package store_test
 import (
 	"context"
 	"flag"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/internal/measure"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/score"
 )
@@ -49,9 +49,7 @@ func sample(t *testing.T, s *store.Store, n int, keep func(store.PageInfo) bool)
 			all = append(all, p)
 		}
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
-	return all[:min(n, len(all))]
+	return measure.Sample(all, n)
 }
 
 // TestMeasureQueryLatency times conjunctive queries of 3 and 4 terms made
@@ -60,21 +58,12 @@ func sample(t *testing.T, s *store.Store, n int, keep func(store.PageInfo) bool)
 func TestMeasureQueryLatency(t *testing.T) {
 	s := openDev(t, 0)
 	ctx := context.Background()
-	titleTerms := func(p store.PageInfo) []string {
-		var out []string
-		for _, w := range lexsig.Tokenize(p.Title) {
-			if len(w) > 1 && !lexsig.IsStopWord(w) && !slices.Contains(out, w) {
-				out = append(out, w)
-			}
-		}
-		return out
-	}
-	pages := sample(t, s, 300, func(p store.PageInfo) bool { return len(titleTerms(p)) >= 4 })
+	pages := sample(t, s, 300, func(p store.PageInfo) bool { return len(measure.TitleTerms(p.Title)) >= 4 })
 	for _, k := range []int{3, 4} {
 		var times []time.Duration
 		found := 0
 		for _, p := range pages {
-			q := lexsig.Query{Terms: titleTerms(p)[:k]}
+			q := lexsig.Query{Terms: measure.TitleTerms(p.Title)[:k]}
 			start := time.Now()
 			res, err := s.Search(ctx, q, store.MaxResults)
 			times = append(times, time.Since(start))
@@ -101,28 +90,11 @@ func TestMeasureTitleWeight(t *testing.T) {
 	targets := sample(t, base, 300, func(p store.PageInfo) bool { return p.ContentBacklinks > 0 })
 	queries := make([]lexsig.Query, len(targets))
 	for i, target := range targets {
-		view := base.WithMissing(target.URI)
-		bl, err := view.Backlinks(ctx, target.URI, 10)
+		q, err := measure.AnchorQuery(ctx, base.WithMissing(target.URI), target.URI)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tf := map[string]int{}
-		for _, b := range bl {
-			links, err := view.Links(ctx, b.URI)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, l := range links {
-				if l.URI == target.URI && !l.Area {
-					lexsig.CountInto(tf, lexsig.Tokenize(l.Anchor))
-				}
-			}
-		}
-		terms, err := lexsig.Rank(ctx, tf, view)
-		if err != nil {
-			t.Fatal(err)
-		}
-		queries[i] = lexsig.Signature(terms).Top(4).Query(lexsig.Conjunctive)
+		queries[i] = q
 	}
 	for _, w := range []float64{1, 2, 3, 5, 8, 13, 20, 50} {
 		s := openDev(t, w)

@@ -3,10 +3,9 @@ package store
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/provider/internal/ingest"
 )
 
 // WithMissing returns a view of the store in which the given URIs are
@@ -21,16 +20,7 @@ import (
 // and costs one small map, so an experiment can evaluate every target in
 // its own view, concurrently. Closing any view closes the database.
 func (s *Store) WithMissing(uris ...string) *Store {
-	m := maps.Clone(s.missing)
-	if m == nil {
-		m = make(map[string]bool, len(uris))
-	}
-	for _, u := range uris {
-		if c, err := canon.Canonicalize(u); err == nil {
-			m[c] = true
-		}
-	}
-	return &Store{db: s.db, missing: m}
+	return &Store{db: s.db, missing: ingest.WithMissing(s.missing, uris)}
 }
 
 // IsMissing reports whether uri counts as missing in this view: marked by
@@ -45,11 +35,7 @@ func (s *Store) IsMissing(uri string) bool {
 
 // isMissing is IsMissing for a canonical URI.
 func (s *Store) isMissing(uri string) bool {
-	if s.missing[uri] {
-		return true
-	}
-	p := s.persist.Load()
-	return p != nil && (*p)[uri]
+	return ingest.IsMissing(s.missing, s.persist.Load(), uri)
 }
 
 // MarkMissing records uris as missing in the database, for every view of
@@ -80,14 +66,7 @@ func (s *Store) ClearMissing(ctx context.Context, uris ...string) error {
 // Missing returns the URIs recorded by MarkMissing and those of this view,
 // sorted.
 func (s *Store) Missing() []string {
-	all := maps.Clone(s.missing)
-	if all == nil {
-		all = map[string]bool{}
-	}
-	if p := s.persist.Load(); p != nil {
-		maps.Copy(all, *p)
-	}
-	return slices.Sorted(maps.Keys(all))
+	return ingest.MissingList(s.missing, s.persist.Load())
 }
 
 // updateMissing runs stmt for each canonical URI in one transaction and

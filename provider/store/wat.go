@@ -2,20 +2,12 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"maps"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/internal/ingest"
 )
 
 // Reasons a page of a WAT file does not become a link source, besides
@@ -24,97 +16,24 @@ import (
 const (
 	// ReasonPageInStore: the store holds the page itself, whose own links
 	// count instead.
-	ReasonPageInStore = "page-in-store"
+	ReasonPageInStore = ingest.ReasonPageInStore
 	// ReasonNoLinks: the page has no link to a URI other than itself.
-	ReasonNoLinks = "no-links"
+	ReasonNoLinks = ingest.ReasonNoLinks
 )
 
 // DropSelfLink is the reason a link of a WAT page to the page itself is
 // not stored, a key of LinkStats.DroppedLinks beside commoncrawl's Drop
 // constants: it could never make the page a backlink.
-const DropSelfLink = "self-link"
+const DropSelfLink = ingest.DropSelfLink
 
 // LinkStats counts what one link ingest (IngestWAT) added to the store, or
-// with LinkTotals what the store holds.
-type LinkStats struct {
-	// Sources and Links are the link sources and link records added.
-	Sources, Links int
-	// Records is the number of WAT records read and handled; Resumed is
-	// the number an earlier ingest had finished, in a file or the part of
-	// a file that is unchanged since, passed over this time.
-	Records, Resumed int
-	// Changed is the number of WAT files that an earlier ingest had read,
-	// in part or whole, and whose content has changed since (a download
-	// that was cut short and completed, or another file under the same
-	// name), as Stats.Changed counts WARC files: they are read again, and
-	// only the records that the earlier ingest finished in the part that
-	// is the same are passed over (Resumed).
-	Changed int
-	// Skipped counts the records that gave no link source, by reason:
-	// commoncrawl's Reason constants, ReasonDuplicate, ReasonPageInStore
-	// and ReasonNoLinks. The malformed ones (commoncrawl.SkipError.Malformed)
-	// are also recorded in the store, where Totals counts them.
-	Skipped map[string]int
-	// DroppedLinks counts the links of the sources added that are not
-	// stored, by reason: commoncrawl's Drop constants and DropSelfLink.
-	DroppedLinks map[string]int
-	// Duration is the wall time of the ingest.
-	Duration time.Duration
-}
-
-// String returns the summary line of a link ingest, for example
-// "13402 link sources, 951233 link records from 40213 WAT records, skipped: 26810 not-response, 3 duplicate; links dropped: 201344 not-a-href in 41.2s".
-func (st LinkStats) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d link sources, %d link records", st.Sources, st.Links)
-	if st.Records > 0 {
-		fmt.Fprintf(&b, " from %d WAT records", st.Records)
-	}
-	list := func(title string, m map[string]int) {
-		if len(m) == 0 {
-			return
-		}
-		b.WriteString(title)
-		for i, r := range slices.Sorted(maps.Keys(m)) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%d %s", m[r], r)
-		}
-	}
-	list(", skipped: ", st.Skipped)
-	list("; links dropped: ", st.DroppedLinks)
-	if st.Resumed > 0 {
-		fmt.Fprintf(&b, ", %d already ingested", st.Resumed)
-	}
-	writeChanged(&b, st.Changed)
-	fmt.Fprintf(&b, " in %.1fs", st.Duration.Seconds())
-	return b.String()
-}
-
-// count adds one to m[key], making m when needed.
-func count(m *map[string]int, key string, n int) {
-	if n == 0 {
-		return
-	}
-	if *m == nil {
-		*m = map[string]int{}
-	}
-	(*m)[key] += n
-}
-
-// merge adds the counts of o to st, but not its Records, Resumed and
-// Changed.
-func (st *LinkStats) merge(o LinkStats) {
-	st.Sources += o.Sources
-	st.Links += o.Links
-	for r, n := range o.Skipped {
-		count(&st.Skipped, r, n)
-	}
-	for r, n := range o.DroppedLinks {
-		count(&st.DroppedLinks, r, n)
-	}
-}
+// with LinkTotals what the store holds: link Sources and Links (records)
+// added, WAT Records read, Resumed and Changed as for Stats, the records
+// Skipped by reason (commoncrawl's Reason constants, ReasonDuplicate,
+// ReasonPageInStore, ReasonNoLinks), the DroppedLinks by reason
+// (commoncrawl's Drop constants, DropSelfLink) and the wall time. Its
+// String method gives the summary line.
+type LinkStats = ingest.LinkStats
 
 // IngestWAT adds the link records of Common Crawl WAT files (read with
 // package commoncrawl, gzip or plain) to the store: every HTML page of the
@@ -157,166 +76,31 @@ func (st *LinkStats) merge(o LinkStats) {
 // rank) are recomputed.
 func (s *Store) IngestWAT(ctx context.Context, paths []string, opts IngestOptions) (LinkStats, error) {
 	start := time.Now()
-	var st LinkStats
 	w, err := s.writer()
 	if err != nil {
-		return st, err
+		return LinkStats{}, err
 	}
-	var total Progress
-	abs := make([]string, len(paths))
-	for i, p := range paths {
-		if abs[i], err = filepath.Abs(p); err != nil {
-			return st, fmt.Errorf("store: ingest WAT: %w", err)
-		}
-		fi, err := os.Stat(abs[i])
-		if err != nil {
-			return st, fmt.Errorf("store: ingest WAT: %w", err)
-		}
-		total.TotalBytes += fi.Size()
-	}
-	batch := opts.BatchSize
-	if batch <= 0 {
-		batch = DefaultBatchSize
+	abs, total, err := ingest.WATInputs(paths)
+	if err != nil {
+		return LinkStats{}, err
 	}
 	end, err := s.beginIngest(ctx, w, "wat")
 	if err != nil {
-		return st, err
+		return LinkStats{}, err
 	}
 	defer end()
 	prior, err := watProgress(ctx, w, abs)
 	if err != nil {
-		return st, err
+		return LinkStats{}, err
 	}
-	ps := &produceState{prior: prior}
 	lw, err := newLinkWriter(ctx, w)
 	if err != nil {
-		return st, err
+		return LinkStats{}, err
 	}
 	defer lw.close()
-
-	parent := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		items      = make(chan watItem, 256)
-		produceErr error
-		finished   = make(chan struct{})
-	)
-	go func() {
-		defer close(finished)
-		defer close(items)
-		produceErr = produceWAT(ctx, abs, opts.MaxFileSize, items, ps)
-	}()
-
-	var (
-		batchSt  LinkStats // what the open transaction holds
-		inBatch  int
-		records  int // records handled
-		writeErr error
-		current  string // the file whose records are in the batch, "" after its end
-		next     int    // the record of current after the last one written
-		at       string // the part of current read then (countingReader.position)
-	)
-	commit := func() error {
-		if lw.tx == nil {
-			return nil
-		}
-		if current != "" {
-			if err := lw.progress(ctx, current, progressNext+" "+at+" "+strconv.Itoa(next)); err != nil {
-				return err
-			}
-		}
-		if err := lw.commit(); err != nil {
-			return err
-		}
-		st.merge(batchSt)
-		batchSt, inBatch = LinkStats{}, 0
-		return nil
-	}
-	for it := range items {
-		if writeErr != nil || ctx.Err() != nil {
-			continue // drain, so that the reader can stop
-		}
-		if err := lw.begin(ctx); err != nil {
-			writeErr = err
-			cancel()
-			continue
-		}
-		if it.end {
-			current = ""
-			writeErr = lw.progress(ctx, it.file, progressDone+" "+it.at+" "+strconv.Itoa(it.record))
-		} else {
-			current, next, at = it.file, it.after(), it.at
-			records++
-			writeErr = lw.writeRecord(ctx, &it, &batchSt)
-			if it.page != nil || (it.skip != nil && it.skip.Malformed()) {
-				inBatch++
-			}
-		}
-		if writeErr == nil && inBatch >= batch {
-			writeErr = commit()
-		}
-		if writeErr != nil {
-			cancel()
-			continue
-		}
-		if opts.Progress != nil {
-			p := total
-			p.Files = records + int(ps.resumed.Load())
-			p.Bytes = ps.read.Load()
-			opts.Progress(p)
-		}
-	}
-	<-finished
-	st.Records = records
-	st.Resumed = int(ps.resumed.Load())
-	st.Changed = int(ps.changed.Load())
-	switch {
-	case parent.Err() != nil:
-		// Interrupted: the last committed batch stands; a rerun resumes.
-		lw.rollback()
-		st.Duration = time.Since(start)
-		return st, context.Cause(parent)
-	case writeErr != nil:
-		lw.rollback()
-		st.Duration = time.Since(start)
-		return st, fmt.Errorf("store: ingest WAT: %w", writeErr)
-	}
-	err = commit()
-	if err == nil {
-		err = finish(context.WithoutCancel(ctx), w)
-	}
+	st, err := ingest.RunWAT(ctx, abs, total, opts, prior, lw)
 	st.Duration = time.Since(start)
-	if err != nil {
-		return st, fmt.Errorf("store: ingest WAT: %w", err)
-	}
-	return st, produceErr
-}
-
-// watItem is one record of a WAT file on its way to the writer: a page or
-// a skip, or (end) the end of the file, when record is the index of the
-// first record not finished. at is the part of the file read after it
-// (countingReader.position).
-type watItem struct {
-	file   string
-	record int
-	page   *commoncrawl.Page
-	skip   *commoncrawl.SkipError
-	end    bool
-	at     string
-	// retry says that an earlier ingest may have recorded the record as
-	// malformed: the record replaces what it recorded.
-	retry bool
-}
-
-// after returns the index of the first record not finished once it is
-// written: the next one, or it again when it could not be read (a
-// download cut there may have been completed by the next ingest).
-func (it *watItem) after() int {
-	if it.skip != nil && it.skip.Reason == commoncrawl.ReasonBadRecord {
-		return it.record
-	}
-	return it.record + 1
+	return st, err
 }
 
 // watProgress reads the progress rows earlier ingests recorded for the
@@ -335,131 +119,4 @@ func watProgress(ctx context.Context, w *sql.DB, paths []string) (map[string]str
 		rows[p] = outcome
 	}
 	return rows, nil
-}
-
-// watResume says where to read the WAT file at path, of size bytes, given
-// the progress row an earlier ingest recorded for it ("" for none): from
-// is the first record to parse and records before retry may have been
-// recorded as malformed. A row without a digest, from a store written
-// before digests were recorded, is trusted as IngestWARC trusts such a
-// file's records: the file is read on from its first record not finished.
-func watResume(path string, size int64, row string) (state fileState, from, retry int, err error) {
-	if row == "" {
-		return fileNew, 0, 0, nil
-	}
-	state, rest, err := checkProgress(path, size, row)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if state == fileNew {
-		kind, n, _ := strings.Cut(row, " ")
-		if kind != progressNext && kind != progressDone {
-			n = "" // unknown
-		}
-		rest = n
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil || n < 0 {
-		return 0, 0, 0, fmt.Errorf("%s: unknown progress %q", path, row)
-	}
-	if state == fileReplaced {
-		return state, 0, n + 1, nil
-	}
-	return state, n, n + 1, nil
-}
-
-// produceWAT reads the files in order and sends their pages and skipped
-// records, then an end item per file, counting in ps what it passes over
-// and the files that changed. A file an earlier ingest finished and that
-// is unchanged is passed over; one it began, or that grew since, is read
-// from the first record it did not finish; one replaced since is read
-// anew.
-func produceWAT(ctx context.Context, paths []string, maxRecord int64, items chan<- watItem, ps *produceState) error {
-	send := func(it watItem) bool {
-		select {
-		case items <- it:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	seen := map[string]bool{}
-	for _, path := range paths {
-		if seen[path] {
-			continue
-		}
-		seen[path] = true
-		fi, err := os.Stat(path)
-		if err != nil {
-			return fmt.Errorf("store: ingest WAT: %w", err)
-		}
-		state, from, retry, err := watResume(path, fi.Size(), ps.prior[path])
-		switch {
-		case err != nil:
-			return fmt.Errorf("store: ingest WAT: %w", err)
-		case state == fileUnchanged:
-			ps.read.Add(fi.Size())
-			ps.resumed.Add(int64(from))
-			continue
-		case state == fileGrown || state == fileReplaced:
-			ps.changed.Add(1)
-		}
-		ps.resumed.Add(int64(from))
-		f, err := os.Open(path)
-		if err != nil {
-			return fmt.Errorf("store: ingest WAT: %w", err)
-		}
-		cr := &countingReader{r: f, n: &ps.read, h: sha256.New()}
-		stopped := false
-		end := from // the first record not finished
-		sendRecord := func(it watItem) {
-			it.file, it.at, it.retry = path, cr.position(), it.record < retry
-			end = it.after()
-			stopped = stopped || !send(it)
-		}
-		r, err := commoncrawl.NewReader(cr, &commoncrawl.Options{
-			MaxRecordBytes: maxRecord,
-			From:           from,
-			OnSkip: func(se *commoncrawl.SkipError) {
-				sendRecord(watItem{record: se.Record, skip: se})
-			},
-		})
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("store: ingest WAT %s: %w", path, err)
-		}
-		var readErr error
-		for !stopped {
-			p, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				// A broken stream ends the file (OnSkip has sent it); an
-				// error of the file itself ends the ingest.
-				var se *commoncrawl.SkipError
-				if !errors.As(err, &se) {
-					readErr = fmt.Errorf("store: ingest WAT %s: %w", path, err)
-				}
-				break
-			}
-			sendRecord(watItem{record: p.Record, page: p})
-		}
-		if !stopped && readErr == nil {
-			if _, err := io.Copy(io.Discard, cr); err != nil { // the rest of the digest
-				readErr = fmt.Errorf("store: ingest WAT %s: %w", path, err)
-			}
-		}
-		f.Close()
-		if stopped {
-			return ctx.Err()
-		}
-		if readErr != nil {
-			return readErr
-		}
-		if !send(watItem{file: path, record: end, end: true, at: cr.position()}) {
-			return ctx.Err()
-		}
-	}
-	return nil
 }

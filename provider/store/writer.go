@@ -5,8 +5,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
 	"slices"
 	"strings"
+
+	"github.com/linkrot/relink/provider/internal/ingest"
 )
 
 // writer writes ingested items, one transaction per batch. It is used by
@@ -143,7 +146,7 @@ func (wr *writer) preload(ctx context.Context) error {
 
 // close rolls back an open transaction and closes the statements.
 func (wr *writer) close() {
-	wr.rollback()
+	wr.Rollback()
 	for _, st := range wr.stmts {
 		if st != nil {
 			st.Close()
@@ -167,9 +170,9 @@ func (wr *writer) begin(ctx context.Context) error {
 	return nil
 }
 
-// commit writes the full-text rows of the open transaction, if any, and
+// Commit writes the full-text rows of the open transaction, if any, and
 // commits it.
-func (wr *writer) commit(ctx context.Context) error {
+func (wr *writer) Commit(ctx context.Context) error {
 	if wr.tx == nil {
 		return nil
 	}
@@ -190,14 +193,18 @@ func (wr *writer) commit(ctx context.Context) error {
 	return nil
 }
 
-// rollback abandons the open transaction, if any.
-func (wr *writer) rollback() {
+// Rollback abandons the open transaction, if any.
+func (wr *writer) Rollback() {
 	if wr.tx != nil {
 		wr.tx.Rollback()
 		wr.tx, wr.fts, wr.links = nil, wr.fts[:0], wr.links[:0]
 		wr.ids, wr.complete, wr.stale = map[string]int64{}, false, false
 	}
 }
+
+// Finish brings the derived data up to date and marks the store complete
+// (finish).
+func (wr *writer) Finish(ctx context.Context) error { return finish(ctx, wr.db) }
 
 // writeFTS writes the full-text rows of the pages in the open transaction.
 //
@@ -293,38 +300,38 @@ func (wr *writer) urlID(ctx context.Context, uri string) (int64, error) {
 	return id, nil
 }
 
-// write writes one item in the open transaction (opening one if needed).
+// Write writes one item in the open transaction (opening one if needed).
 // A page or redirect whose URI the store already holds becomes a skip with
 // ReasonDuplicate.
-func (wr *writer) write(ctx context.Context, it *item) error {
+func (wr *writer) Write(ctx context.Context, it *ingest.Item) error {
 	if err := wr.begin(ctx); err != nil {
 		return err
 	}
 	if err := wr.writeItem(ctx, it); err != nil {
-		return fmt.Errorf("store: ingest %s: %w", it.source, err)
+		return fmt.Errorf("store: ingest %s: %w", it.Source, err)
 	}
-	if it.retry && it.skip == "" {
+	if it.Retry && it.Skip == "" {
 		// What an earlier ingest skipped is a page or redirect now.
-		if err := wr.exec(ctx, wDelSkipped, it.source); err != nil {
-			return fmt.Errorf("store: ingest %s: %w", it.source, err)
+		if err := wr.exec(ctx, wDelSkipped, it.Source); err != nil {
+			return fmt.Errorf("store: ingest %s: %w", it.Source, err)
 		}
 	}
-	if it.progress != "" {
-		if err := wr.exec(ctx, wAddSource, it.file, it.progress); err != nil {
-			return fmt.Errorf("store: ingest %s: %w", it.file, err)
+	if it.Progress != "" {
+		if err := wr.exec(ctx, wAddSource, it.File, it.Progress); err != nil {
+			return fmt.Errorf("store: ingest %s: %w", it.File, err)
 		}
 	}
 	return nil
 }
 
 // writeItem is write without the transaction handling.
-func (wr *writer) writeItem(ctx context.Context, it *item) error {
+func (wr *writer) writeItem(ctx context.Context, it *ingest.Item) error {
 	var uri string
 	switch {
-	case it.page != nil:
-		uri = it.page.uri
-	case it.redirect != nil:
-		uri = it.redirect.uri
+	case it.Page != nil:
+		uri = it.Page.URI
+	case it.Redirect != nil:
+		uri = it.Redirect.URI
 	}
 	var id int64
 	if uri != "" {
@@ -337,48 +344,48 @@ func (wr *writer) writeItem(ctx context.Context, it *item) error {
 			return err
 		}
 		if exists {
-			it.page, it.redirect = nil, nil
-			it.skip, it.detail = ReasonDuplicate, uri
+			it.Page, it.Redirect = nil, nil
+			it.Skip, it.Detail = ReasonDuplicate, uri
 		}
 	}
-	if (it.page != nil || it.redirect != nil) && !wr.stale {
+	if (it.Page != nil || it.Redirect != nil) && !wr.stale {
 		if _, err := wr.tx.ExecContext(ctx, `DELETE FROM meta WHERE key = 'derived'`); err != nil {
 			return err
 		}
 		wr.stale = true
 	}
 	switch {
-	case it.page != nil:
+	case it.Page != nil:
 		if err := wr.writePage(ctx, id, it); err != nil {
 			return err
 		}
-		return wr.exec(ctx, wAddSource, it.source, "page")
-	case it.redirect != nil:
-		r := it.redirect
-		if err := wr.exec(ctx, wAddRedirect, id, r.target, r.status, it.source); err != nil {
+		return wr.exec(ctx, wAddSource, it.Source, "page")
+	case it.Redirect != nil:
+		r := it.Redirect
+		if err := wr.exec(ctx, wAddRedirect, id, r.Target, r.Status, it.Source); err != nil {
 			return err
 		}
-		return wr.exec(ctx, wAddSource, it.source, "redirect")
-	case it.skip != "":
-		if err := wr.exec(ctx, wAddSkipped, it.source, it.skip, it.detail); err != nil {
+		return wr.exec(ctx, wAddSource, it.Source, "redirect")
+	case it.Skip != "":
+		if err := wr.exec(ctx, wAddSkipped, it.Source, it.Skip, it.Detail); err != nil {
 			return err
 		}
-		return wr.exec(ctx, wAddSource, it.source, it.skip)
+		return wr.exec(ctx, wAddSource, it.Source, it.Skip)
 	}
-	return wr.exec(ctx, wAddSource, it.source, "done")
+	return wr.exec(ctx, wAddSource, it.Source, "done")
 }
 
 // writePage writes a page, its body, its index entry and its links.
-func (wr *writer) writePage(ctx context.Context, id int64, it *item) error {
-	p := it.page
-	if err := wr.exec(ctx, wAddPage, id, p.address, p.site, p.title, p.status, p.contentType, p.header, p.words, it.source); err != nil {
+func (wr *writer) writePage(ctx context.Context, id int64, it *ingest.Item) error {
+	p := it.Page
+	if err := wr.exec(ctx, wAddPage, id, p.Address, p.Site, p.Title, p.Status, p.ContentType, p.Header, p.Words, it.Source); err != nil {
 		return err
 	}
-	if err := wr.exec(ctx, wAddBody, id, p.body); err != nil {
+	if err := wr.exec(ctx, wAddBody, id, p.Body); err != nil {
 		return err
 	}
-	wr.fts = append(wr.fts, ftsRow{id, p.titleText, p.text})
-	for pos, l := range p.links {
+	wr.fts = append(wr.fts, ftsRow{id, p.TitleText, p.Text})
+	for pos, l := range p.Links {
 		dst, err := wr.urlID(ctx, l.URI)
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-package store
+package ingest
 
 import (
 	"context"
@@ -17,55 +17,43 @@ import (
 	"github.com/linkrot/relink/provider/warc"
 )
 
-// IngestWARC adds the captures in the named WARC files (plain or gzip) to
-// the store: each response record with a 2xx status and an HTML body (by
-// its Content-Type, or by its bytes when it has none) becomes a page at its
-// canonical WARC-Target-URI; a 3xx response with a Location, and an HTML
-// redirect stub, become redirects; resource records count as 200
-// responses. Other records (requests, metadata, revisits) are passed over.
-//
-// The page's body is kept byte for byte as the server sent it, with only
-// its content coding (gzip, deflate) undone, and Fetch replays it with the
-// recorded status and header (less Content-Encoding and Transfer-Encoding,
-// which no longer apply). Links are read from the page as captured,
-// resolved against its URI. When a URI was captured more than once, the
-// first capture in file order is the page and the others are skipped as
-// duplicates. Captures that are not pages are counted in Stats.Skipped.
-//
-// The provider/warc package reads the files: the Go module proxy serves no
-// maintained WARC library here, so relink carries its own small reader.
-// Resumption, batching and errors are as for IngestManifest; a file that
-// cannot be opened is an error, a file that turns out malformed is counted
-// with ReasonBadRecord from the first bad record on. Resuming goes by the
-// files' content (the size and SHA-256 digest of what was read): a file
-// finished and unchanged is passed over; one that grew (a download that was
-// cut short and completed) or was replaced by another under the same name
-// is read again and counted in Stats.Changed, records an earlier ingest
-// finished in its unchanged part passed over (Stats.Resumed), and a record
-// found malformed before read again. A path given twice is read once.
-func (s *Store) IngestWARC(ctx context.Context, paths []string, opts IngestOptions) (Stats, error) {
+// WARCSource returns the source of an ingest of the captures in the named
+// WARC files (plain or gzip): each response record with a 2xx status and
+// an HTML body (by its Content-Type, or by its bytes when it has none)
+// becomes a page at its canonical WARC-Target-URI; a 3xx response with a
+// Location, and an HTML redirect stub, become redirects; resource records
+// count as 200 responses. Other records (requests, metadata, revisits) are
+// passed over. The body is kept byte for byte as the server sent it, with
+// only its content coding undone. A path given twice is read once; a file
+// that cannot be found is an error.
+func WARCSource(paths []string, opts Options) (Source, error) {
+	if err := opts.checkShare(); err != nil {
+		return Source{}, err
+	}
 	var total Progress
 	abs := make([]string, len(paths))
 	for i, p := range paths {
 		a, err := filepath.Abs(p)
 		if err != nil {
-			return Stats{}, err
+			return Source{}, err
 		}
 		fi, err := os.Stat(a)
 		if err != nil {
-			return Stats{}, fmt.Errorf("store: ingest WARC: %w", err)
+			return Source{}, fmt.Errorf("store: ingest WARC: %w", err)
 		}
 		abs[i] = a
-		total.TotalBytes += fi.Size()
+		if opts.mine("warc:" + a) {
+			total.TotalBytes += fi.Size()
+		}
 	}
 	maxSize := opts.MaxFileSize
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	produce := func(ctx context.Context, emit func(job) bool, ps *produceState) error {
+	produce := func(ctx context.Context, emit func(job) bool, ps *State) error {
 		seen := map[string]bool{}
 		for _, p := range abs {
-			if seen[p] {
+			if seen[p] || !opts.mine("warc:"+p) {
 				continue
 			}
 			seen[p] = true
@@ -75,7 +63,7 @@ func (s *Store) IngestWARC(ctx context.Context, paths []string, opts IngestOptio
 		}
 		return nil
 	}
-	return s.ingest(ctx, "warc", opts, total, produce)
+	return Source{Kind: "warc", Total: total, produce: produce}, nil
 }
 
 // produceWARC emits a job for every response or resource record of the
@@ -84,28 +72,28 @@ func (s *Store) IngestWARC(ctx context.Context, paths []string, opts IngestOptio
 // after it. A record the earlier ingest found malformed is read again (a
 // download cut there may have been completed since); so is every record of
 // a file whose content is not what the earlier ingest read.
-func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job) bool, ps *produceState) error {
+func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job) bool, ps *State) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("store: ingest WARC: %w", err)
 	}
 	key := "warc:" + path
-	state, _, err := checkProgress(path, fi.Size(), ps.prior[key])
+	state, _, err := checkProgress(path, fi.Size(), ps.Prior[key])
 	switch {
 	case err != nil:
 		return fmt.Errorf("store: ingest WARC: %w", err)
 	case state == fileUnchanged:
-		ps.read.Add(fi.Size())
+		ps.Read.Add(fi.Size())
 		return nil
 	case state == fileGrown || state == fileReplaced:
-		ps.changed.Add(1)
+		ps.Changed.Add(1)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("store: ingest WARC: %w", err)
 	}
 	defer f.Close()
-	cr := &countingReader{r: f, n: &ps.read, h: sha256.New()}
+	cr := &countingReader{r: f, n: &ps.Read, h: sha256.New()}
 	r, err := warc.NewReader(cr)
 	if err != nil {
 		return fmt.Errorf("store: ingest WARC %s: %w", path, err)
@@ -114,9 +102,9 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 	progress := func(state string) string {
 		return state + " " + cr.position()
 	}
-	emitRecord := func(source string, run func() item) bool {
-		_, retry := ps.prior[source]
-		return emit(job{source: source, run: run, file: key, progress: progress(progressNext), retry: retry})
+	emitRecord := func(source string, run func() Item) bool {
+		_, retry := ps.Prior[source]
+		return emit(job{Source: source, run: run, File: key, Progress: progress(ProgressNext), Retry: retry})
 	}
 	lastBad := false // the last record could not be read: the file is cut there
 	for i := 0; ; i++ {
@@ -128,7 +116,7 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 		if err != nil {
 			if !lastBad {
 				it := skipped(ReasonBadRecord, err)
-				if !emitRecord(source, func() item { return it }) {
+				if !emitRecord(source, func() Item { return it }) {
 					return ctx.Err()
 				}
 			}
@@ -148,8 +136,8 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 		if t != warc.TypeResponse && t != warc.TypeResource {
 			continue
 		}
-		if outcome, ok := ps.prior[source]; ok && state != fileReplaced && outcome != ReasonBadRecord {
-			ps.resumed.Add(1)
+		if outcome, ok := ps.Prior[source]; ok && state != fileReplaced && outcome != ReasonBadRecord {
+			ps.Resumed.Add(1)
 			continue
 		}
 		run, bad := readRecord(rec, maxSize)
@@ -161,7 +149,7 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 	if _, err := io.Copy(io.Discard, cr); err != nil { // the rest of the digest
 		return fmt.Errorf("store: ingest WARC %s: %w", path, err)
 	}
-	if !emit(job{source: key, run: func() item { return item{} }, file: key, progress: progress(progressDone)}) {
+	if !emit(job{Source: key, run: func() Item { return Item{} }, File: key, Progress: progress(ProgressDone)}) {
 		return ctx.Err()
 	}
 	return nil
@@ -170,10 +158,10 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 // readRecord reads what it needs of rec now (its Body is valid only until
 // the next record) and returns the work to finish on a worker; bad reports
 // that the record could not be read.
-func readRecord(rec *warc.Record, maxSize int64) (run func() item, bad bool) {
-	fail := func(reason string, err error) (func() item, bool) {
+func readRecord(rec *warc.Record, maxSize int64) (run func() Item, bad bool) {
+	fail := func(reason string, err error) (func() Item, bool) {
 		it := skipped(reason, err)
-		return func() item { return it }, reason == ReasonBadRecord
+		return func() Item { return it }, reason == ReasonBadRecord
 	}
 	target := rec.Header.TargetURI()
 	uri, err := canon.Canonicalize(target)
@@ -199,11 +187,11 @@ func readRecord(rec *warc.Record, maxSize int64) (run func() item, bad bool) {
 	if int64(len(body)) > maxSize {
 		return fail(ReasonTooLarge, fmt.Errorf("more than %d bytes", maxSize))
 	}
-	return func() item { return captureItem(target, uri, status, header, body) }, false
+	return func() Item { return captureItem(target, uri, status, header, body) }, false
 }
 
 // captureItem turns one HTTP capture into a page, a redirect or a skip.
-func captureItem(target, uri string, status int, header http.Header, body []byte) item {
+func captureItem(target, uri string, status int, header http.Header, body []byte) Item {
 	base, err := url.Parse(target)
 	if err != nil {
 		return skipped(ReasonBadURI, err)
@@ -220,7 +208,7 @@ func captureItem(target, uri string, status int, header http.Header, body []byte
 	case status >= 300 && status < 400:
 		loc := header.Get("Location")
 		if t, ok := resolve(loc); ok && loc != "" && t != uri {
-			return item{redirect: &redirectRow{uri: uri, target: t, status: status}}
+			return Item{Redirect: &Redirect{URI: uri, Target: t, Status: status}}
 		}
 		return skipped(ReasonStatus, fmt.Errorf("status %d without a usable Location", status))
 	case status < 200 || status >= 300:
@@ -246,7 +234,7 @@ func captureItem(target, uri string, status int, header http.Header, body []byte
 		meta:        meta,
 		status:      status,
 		contentType: ctype,
-		header:      formatHeader(h),
+		header:      FormatHeader(h),
 		resolve:     resolve,
 	})
 }

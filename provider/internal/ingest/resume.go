@@ -1,4 +1,4 @@
-package store
+package ingest
 
 import (
 	"crypto/sha256"
@@ -23,8 +23,8 @@ import (
 // recorded hold "done" alone for a WARC file and "next R" or "done R" for
 // a WAT file.
 const (
-	progressNext = "next"
-	progressDone = "done"
+	ProgressNext = "next"
+	ProgressDone = "done"
 )
 
 // fileState is what an earlier ingest left of a WARC or WAT file.
@@ -47,7 +47,7 @@ func checkProgress(path string, size int64, row string) (state fileState, rest s
 	n, row, _ := strings.Cut(row, " ")
 	digest, rest, _ := strings.Cut(row, " ")
 	read, err := strconv.ParseInt(n, 10, 64)
-	if err != nil || (kind != progressNext && kind != progressDone) || digest == "" {
+	if err != nil || (kind != ProgressNext && kind != ProgressDone) || digest == "" {
 		return fileNew, "", nil // none recorded, or none with a digest
 	}
 	if read > size {
@@ -65,9 +65,9 @@ func checkProgress(path string, size int64, row string) (state fileState, rest s
 	switch {
 	case hex.EncodeToString(h.Sum(nil)) != digest:
 		return fileReplaced, rest, nil
-	case kind == progressDone && read == size:
+	case kind == ProgressDone && read == size:
 		return fileUnchanged, rest, nil
-	case kind == progressDone:
+	case kind == ProgressDone:
 		return fileGrown, rest, nil // a download completed
 	}
 	return fileSame, rest, nil

@@ -1,4 +1,4 @@
-package store
+package ingest
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,28 +19,23 @@ import (
 	"github.com/linkrot/relink/filter"
 )
 
-// IngestManifest adds the pages of every site of m to the store: each HTML
-// file under a root that passes the site's include and exclude expressions
-// becomes a page at its public URL, with its <a> and <area> hrefs rewritten
-// to the public URLs they stand for (see the package documentation). Files
-// are read and parsed by opts.Workers goroutines and written in a fixed
-// order, opts.BatchSize files per transaction.
-//
-// An ingest can be interrupted (ctx cancelled, the process killed): every
-// committed batch stands, and running it again skips the files already
-// done and finishes the job without duplicates. Files that are not pages
-// (binary, empty, unreadable, too large, not HTML, a URI already taken) are
-// counted in Stats.Skipped and recorded, not errors. A root directory that
-// does not exist is an error, as is a database failure. On cancellation
-// IngestManifest returns the stats so far and ctx's error. While another
-// ingest writes the store it fails at once with ErrLocked; until it
-// finishes, read-only Opens refuse the store with ErrIncomplete.
-func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOptions) (Stats, error) {
+// ManifestSource returns the source of an ingest of the pages of every
+// site of m: each HTML file under a root that passes the site's include
+// and exclude expressions becomes a page at its public URL, with its <a>
+// and <area> hrefs rewritten to the public URLs they stand for, as
+// opts.Moves, opts.Migrations and opts.Edit say. A manifest that is not
+// valid, a root directory that does not exist, or a move that cannot be
+// canonicalized is an error. Files that are not pages (binary, empty,
+// unreadable, too large, not HTML) are skips, not errors.
+func ManifestSource(m *Manifest, opts Options) (Source, error) {
+	if err := opts.checkShare(); err != nil {
+		return Source{}, err
+	}
 	mp, err := newMapper(m)
 	if err != nil {
-		return Stats{}, err
+		return Source{}, err
 	}
-	files := mp.files()
+	files := slices.DeleteFunc(mp.files(), func(f file) bool { return !opts.mine("file:" + f.path) })
 	total := Progress{TotalFiles: len(files)}
 	for _, f := range files {
 		total.TotalBytes += f.size
@@ -50,45 +46,44 @@ func (s *Store) IngestManifest(ctx context.Context, m *Manifest, opts IngestOpti
 	}
 	rel, err := newRelocations(opts.Moves, opts.Migrations)
 	if err != nil {
-		return Stats{}, err
+		return Source{}, err
 	}
 	rel.edit = opts.Edit
-	produce := func(ctx context.Context, emit func(job) bool, ps *produceState) error {
+	produce := func(ctx context.Context, emit func(job) bool, ps *State) error {
 		for _, f := range files {
 			src := "file:" + f.path
 			if ps.done(src) {
-				ps.resumed.Add(1)
-				ps.read.Add(f.size)
+				ps.Resumed.Add(1)
+				ps.Read.Add(f.size)
 				continue
 			}
-			j := job{source: src, size: f.size, run: func() item { return mp.fileItem(f, maxSize, rel) }}
+			j := job{Source: src, Size: f.size, run: func() Item { return mp.fileItem(f, maxSize, rel) }}
 			if !emit(j) {
 				return ctx.Err()
 			}
 		}
 		return nil
 	}
-	return s.ingest(ctx, "files", opts, total, produce)
+	return Source{Kind: "files", Total: total, produce: produce}, nil
 }
 
-// IngestDir adds the HTML files under dir as pages whose URLs are base
-// followed by their path relative to dir (index.html standing for its
-// directory): a manifest with one site named after base's host and one
+// DirManifest returns the manifest of the HTML files under dir as pages
+// whose URLs are base followed by their path relative to dir (index.html
+// standing for its directory): one site named after base's host and one
 // root of StyleFile. base must be an absolute http(s) URL; a missing final
-// slash is added. Everything else is as for IngestManifest.
-func (s *Store) IngestDir(ctx context.Context, dir, base string, opts IngestOptions) (Stats, error) {
+// slash is added.
+func DirManifest(dir, base string) (*Manifest, error) {
 	if !strings.HasSuffix(base, "/") {
 		base += "/"
 	}
 	u, err := url.Parse(base)
 	if err != nil {
-		return Stats{}, fmt.Errorf("%w: base: %v", ErrManifest, err)
+		return nil, fmt.Errorf("%w: base: %v", ErrManifest, err)
 	}
-	m := &Manifest{Name: u.Host, Version: ManifestVersion, Sites: []Site{{
+	return &Manifest{Name: u.Host, Version: ManifestVersion, Sites: []Site{{
 		Name:  strings.ToLower(u.Host),
 		Roots: []Root{{Dir: dir, Base: base, Style: StyleFile}},
-	}}}
-	return s.IngestManifest(ctx, m, opts)
+	}}}, nil
 }
 
 // file is one candidate page found under a root.
@@ -151,7 +146,7 @@ func walk(r *root, dir, rel string, seen map[string]bool, out []file) []file {
 
 // fileItem reads and parses one file; a page that moves, alone or with its
 // site, has its new URI and address, and its links as rel says.
-func (mp *mapper) fileItem(f file, maxSize int64, rel *relocations) item {
+func (mp *mapper) fileItem(f file, maxSize int64, rel *relocations) Item {
 	if f.err != nil {
 		return skipped(ReasonUnreadable, f.err)
 	}
@@ -250,7 +245,7 @@ func withFragment(address, v string) string {
 }
 
 // relocations are the pages of an ingest published elsewhere than their
-// files map to (IngestOptions.Moves and Migrations), and its Edit.
+// files map to (Options.Moves and Migrations), and its Edit.
 type relocations struct {
 	moves map[string]string    // canonical old URI → canonical new URI
 	sites map[string]migration // canonical old URI → its site's move
@@ -260,7 +255,7 @@ type relocations struct {
 // migration is where one page of a migrated site goes.
 type migration struct {
 	to   string // canonical new URI
-	site int    // index in IngestOptions.Migrations
+	site int    // index in Options.Migrations
 }
 
 // newRelocations canonicalizes moves and migrations.
