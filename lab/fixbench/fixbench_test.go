@@ -89,7 +89,7 @@ func TestCorpusFix(t *testing.T) {
 	cfg := Config{Relink: bin, Before: before, After: after, Dir: work, Targets: ciTargets, Deleted: ciDeleted, Seed: 1, KillAfter: 5, Log: testLog{t}}
 	out, err := Run(ctx, cfg)
 	require.NoError(t, err)
-	s := Summarize("ci", cfg, out, nil)
+	s := Summarize("ci", cfg, out, nil, nil)
 	t.Logf("live %+v\nstore %+v\nresume %+v", s.Live, s.Store, s.Resume)
 
 	for _, f := range []struct {
@@ -233,4 +233,37 @@ type testLog struct{ t *testing.T }
 func (l testLog) Write(p []byte) (int, error) {
 	l.t.Log(strings.TrimSuffix(string(p), "\n"))
 	return len(p), nil
+}
+
+// TestReadExperiment reads the default method's answers, or a named
+// method's, from a summary.json, and refuses one without them.
+func TestReadExperiment(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "summary.json")
+	summary := `{"runs": [
+ {"method": "1-anchor-10", "mode": "moved", "answer": {"answered": 0.5, "correct": 0.5}},
+ {"method": "moved-link+rerank", "mode": "moved", "default": true, "answer": {"answered": 0.8, "correct": 0.76}},
+ {"method": "moved-link+rerank", "mode": "deleted", "default": true, "answer": {"answered": 0.02, "correct": 0}},
+ {"method": "moved-link+rerank+archive-check", "mode": "moved", "answer": {"answered": 0.9, "correct": 0.9}},
+ {"method": "moved-link+rerank+archive-check", "mode": "deleted", "answer": {"answered": 0.01, "correct": 0}}
+]}`
+	if err := os.WriteFile(path, []byte(summary), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	def, err := ReadExperiment(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Experiment{Method: "moved-link+rerank", Found: 0.76, Precision: 0.95, FalseSuggestions: 0.02}); *def != want {
+		t.Errorf("default: %+v, want %+v", *def, want)
+	}
+	arch, err := ReadExperiment(path, "moved-link+rerank+archive-check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Experiment{Method: "moved-link+rerank+archive-check", Found: 0.9, Precision: 1, FalseSuggestions: 0.01}); *arch != want {
+		t.Errorf("archive-check: %+v, want %+v", *arch, want)
+	}
+	if _, err := ReadExperiment(path, "paper"); err == nil {
+		t.Error("a method the experiment did not run: no error")
+	}
 }
