@@ -237,7 +237,10 @@ func (b *bench) concurrency() int {
 func (b *bench) liveArgs(proxy, ca string, p *plan) []string {
 	args := []string{"fix", "-in", b.report, "-out", filepath.Join(b.cfg.Dir, "live.jsonl"), "-state", filepath.Join(b.cfg.Dir, "live.state"),
 		"-fetch", "web", "-archive", "wayback", "-proxy", proxy, "-ca", ca, "-rate", "inf", "-concurrency", strconv.Itoa(b.concurrency()),
-		"-results", strconv.Itoa(b.cfg.Results)}
+		"-results", strconv.Itoa(b.cfg.Results),
+		// The run's own cache: the killed run's answers serve its rerun,
+		// and nothing of another run (or the user's) is read.
+		"-cache", filepath.Join(b.cfg.Dir, "cache")}
 	engine := b.cfg.engine()
 	args = append(args, "-search", engine)
 	switch engine {
