@@ -34,8 +34,9 @@ const DefaultThreshold = 0.8
 //     ("Django 3.2 documentation"), and words that half of those titles
 //     or more hold ("GDK 3 Reference Manual" in "GdkScreen: GDK 3
 //     Reference Manual");
-//   - the template's: words that TemplateShare of the other candidates'
-//     titles hold, where they stand apart from the phrase ("File
+//   - the template's, when the candidate is on the missing page's host:
+//     words that TemplateShare of the other candidates' titles on that
+//     host hold, where they stand apart from the phrase ("File
 //     Reference" in "libavutil/eval.h File Reference");
 //   - the directories of a path that ends in the phrase ("libavutil" in
 //     "libavutil/eval.h");
@@ -79,7 +80,10 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 		phrases[i].Words = trimPhrase(p.Words)
 	}
 	site := c.siteWords()
-	template := templateWords(candidates)
+	var template map[string]bool
+	if sameHost(candidates[0].URI, c.URI) {
+		template = templateWords(candidates, c.URI)
+	}
 	conf := titleScore(candidates[0].Title, phrases, site, template)
 	if len(candidates) > 1 && conf > 0 && titleScore(candidates[1].Title, phrases, site, template) >= conf {
 		first, second := candidates[0].Score, candidates[1].Score
@@ -256,11 +260,19 @@ func sameHost(a, b string) bool {
 }
 
 // templateWords returns the words that at least TemplateShare of the
-// other candidates' titles hold, of the first ten, when there are three
-// or more: the words a site's template puts in every title ("File
-// Reference", "SQLite Syntax"), which say nothing of which page it is.
-func templateWords(candidates []lexsig.Result) map[string]bool {
-	others := candidates[1:min(len(candidates), 10)]
+// other candidates' titles on the host of uri hold, of the first ten, when
+// there are three or more: the words a site's template puts in every
+// title ("File Reference", "SQLite Syntax"), which say nothing of which
+// page it is. Only the missing page's own site counts: a sister site's
+// name ("Flask" in "eventlet — Flask Documentation" for a link to
+// Werkzeug's "eventlet") is no template of the page's.
+func templateWords(candidates []lexsig.Result, uri string) map[string]bool {
+	var others []lexsig.Result
+	for _, r := range candidates[1:min(len(candidates), 10)] {
+		if sameHost(r.URI, uri) {
+			others = append(others, r)
+		}
+	}
 	if len(others) < 3 {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/linkrot/relink/lexsig"
@@ -66,20 +68,28 @@ func TestTitleScore(t *testing.T) {
 // TestTemplateWords: a word is the template's when TemplateShare of the
 // other candidates' titles hold it, and only with three others or more.
 func TestTemplateWords(t *testing.T) {
+	const site = "https://ffmpeg.example/doxygen/"
 	titles := func(ts ...string) []lexsig.Result {
 		out := make([]lexsig.Result, len(ts))
 		for i, title := range ts {
-			out[i].Title = title
+			out[i].Title, out[i].URI = title, site+strconv.Itoa(i)
+			if strings.HasPrefix(title, "Other ") {
+				out[i].URI = "https://other.example/" + strconv.Itoa(i)
+			}
 		}
 		return out
 	}
-	got := templateWords(titles("eval.h File Reference", "alpha.h File Reference", "beta.c File Reference", "gamma Source File", "Modules", "delta.py File Reference"))
+	got := templateWords(titles("eval.h File Reference", "alpha.h File Reference", "beta.c File Reference", "gamma Source File", "Modules", "delta.py File Reference",
+		"Other Documentation", "Other Documentation", "Other Documentation"), site+"gone.html")
 	want := map[string]bool{"file": true, "reference": true}
 	if !maps.Equal(got, want) {
-		t.Errorf("templateWords = %v, want %v", got, want)
+		t.Errorf("templateWords = %v, want %v (the other site's titles left out)", got, want)
 	}
-	if got := templateWords(titles("a File", "b File", "c File")); got != nil {
+	if got := templateWords(titles("a File", "b File", "c File"), site+"gone.html"); got != nil {
 		t.Errorf("templateWords of two others = %v, want nil", got)
+	}
+	if got := templateWords(titles("a File", "b File", "c File", "d File"), "https://elsewhere.example/gone.html"); got != nil {
+		t.Errorf("templateWords of another site's titles = %v, want nil", got)
 	}
 }
 

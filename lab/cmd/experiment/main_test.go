@@ -160,8 +160,8 @@ func TestRun(t *testing.T) {
 			break
 		}
 	}
-	if archive != 5*3 {
-		t.Errorf("%d runs use an archive, want 15: 3 methods in 5 modes", archive)
+	if archive != 5*4 {
+		t.Errorf("%d runs use an archive, want 20: 4 methods in 5 modes", archive)
 	}
 	methods := map[string]bool{}
 	for _, r := range sum.Runs {
