@@ -17,14 +17,16 @@ import (
 //   - a first candidate whose title is the archived title (the same words
 //     in the same order, or the same once both lose their site's suffix
 //     after a title separator, on the same site: the missing page's host
-//     or the same suffix) scores at least ArchiveAgree;
+//     or the same suffix) scores at least ArchiveAgree, if Base's
+//     confidence is ArchiveSupport or more;
 //   - one whose title shares fewer than half of the archived title's own
 //     words (the site's words left out, numbers kept) scores at most
 //     ArchiveDisagree,
 //     below DefaultThreshold: on the corpora, every answer above the
 //     threshold whose title was not the archived one was wrong;
-//   - otherwise (a title edited since, or no archived copy) the
-//     confidence is Base's.
+//   - otherwise (a title edited since, a title that another of the first
+//     ten candidates has too, or no archived copy) the confidence is
+//     Base's.
 type ArchiveCheck struct {
 	Base Strategy
 }
@@ -32,6 +34,12 @@ type ArchiveCheck struct {
 // ArchiveAgree is the least confidence ArchiveCheck gives a first
 // candidate whose title is the archived title.
 const ArchiveAgree = 0.95
+
+// ArchiveSupport is the least confidence of Base's that an agreeing
+// archived title raises: a title the backlinks' anchors do not support at
+// all is as often a sibling's that happens to bear the old title (a page
+// of the same template, or one whose own title changed since).
+const ArchiveSupport = 0.25
 
 // ArchiveDisagree is the most confidence ArchiveCheck gives a first
 // candidate whose title shares less than half of the archived title's
@@ -62,9 +70,11 @@ func (s ArchiveCheck) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, er
 		if len(cands) == 0 {
 			return conf
 		}
-		switch archiveAgreement(c, cands[0]) {
+		switch archiveAgreement(c, cands) {
 		case agrees:
-			return max(conf, ArchiveAgree)
+			if conf >= ArchiveSupport {
+				return max(conf, ArchiveAgree)
+			}
 		case disagrees:
 			return min(conf, ArchiveDisagree)
 		}
@@ -82,14 +92,23 @@ const (
 	disagrees
 )
 
-// archiveAgreement compares the title of the candidate r with the title
-// of c's archived copy.
-func archiveAgreement(c *Clues, r lexsig.Result) archiveVerdict {
+// archiveAgreement compares the title of the first of cands with the
+// title of c's archived copy. A title that another of the first ten
+// candidates has too ("Eigen: Member List", every class's) names no one
+// page: it neither agrees nor disagrees.
+func archiveAgreement(c *Clues, cands []lexsig.Result) archiveVerdict {
+	r := cands[0]
 	old, title := archivedTitle(c), r.Title
 	if old == "" || title == "" {
 		return undecided
 	}
-	if slices.Equal(lexsig.Tokenize(old), lexsig.Tokenize(title)) {
+	words := lexsig.Tokenize(title)
+	for _, o := range cands[1:min(len(cands), 10)] {
+		if slices.Equal(lexsig.Tokenize(o.Title), words) {
+			return undecided
+		}
+	}
+	if slices.Equal(lexsig.Tokenize(old), words) {
 		return agrees
 	}
 	oldCore, oldSite := titleCore(old)

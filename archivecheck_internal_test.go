@@ -39,10 +39,27 @@ func TestArchiveAgreement(t *testing.T) {
 		{"", django + "x/", "Signals — Django 3.2 documentation", undecided},
 	}
 	for _, tt := range tests {
-		got := archiveAgreement(archivedClues(tt.archived), lexsig.Result{URI: tt.uri, Title: tt.title})
+		got := archiveAgreement(archivedClues(tt.archived), []lexsig.Result{{URI: tt.uri, Title: tt.title}, {URI: django + "other/", Title: "Other — Django 3.2 documentation"}})
 		if got != tt.want {
 			t.Errorf("archived %q, candidate %q at %s: %d, want %d", tt.archived, tt.title, tt.uri, got, tt.want)
 		}
+	}
+}
+
+// TestArchiveAgreementShared: a title that another of the first ten
+// candidates has too names no one page.
+func TestArchiveAgreementShared(t *testing.T) {
+	c := archivedClues("Eigen: Member List")
+	cands := []lexsig.Result{
+		{URI: "https://eigen.example/dox/a-members.html", Title: "Eigen: Member List"},
+		{URI: "https://eigen.example/dox/b.html", Title: "Eigen: Matrix"},
+		{URI: "https://eigen.example/dox/c-members.html", Title: "Eigen: Member List"},
+	}
+	if got := archiveAgreement(c, cands); got != undecided {
+		t.Errorf("a title two candidates share: %d, want undecided", got)
+	}
+	if got := archiveAgreement(c, cands[:2]); got != agrees {
+		t.Errorf("the same title, no other candidate with it: %d, want agrees", got)
 	}
 }
 
@@ -71,6 +88,7 @@ func TestArchiveCheck(t *testing.T) {
 		base, want      float64
 	}{
 		{"Signals — Django 3.2 documentation", "Signals — Django 3.2 documentation", 0.7, ArchiveAgree},
+		{"Signals — Django 3.2 documentation", "Signals — Django 3.2 documentation", 0.1, 0.1}, // below ArchiveSupport
 		{"Signals — Django 3.2 documentation", "Signals — Django 3.2 documentation", 1, 1},
 		{"Signals — Django 3.2 documentation", "Middleware — Django 3.2 documentation", 0.9, ArchiveDisagree},
 		{"Signals — Django 3.2 documentation", "Middleware — Django 3.2 documentation", 0.3, 0.3},
