@@ -171,32 +171,37 @@ func (q *Queue) Collect(ctx context.Context, run string, total int, each func(Re
 		seen = map[int]bool{}
 	)
 	for len(seen) < total {
-		rows, err := conn.Query(ctx, `SELECT idx, key, value, seq FROM `+Schema+`.results
+		batch, err := readResults(ctx, conn.Conn(), `SELECT idx, key, value, seq FROM `+Schema+`.results
 			WHERE run = $1 AND final AND seq > $2 ORDER BY seq`, run, last)
 		if err != nil {
 			return err
 		}
-		var batch []Result
-		for rows.Next() {
-			var (
-				r     Result
-				value string
-				seq   int64
-			)
-			if err := rows.Scan(&r.Index, &r.Key, &value, &seq); err != nil {
-				rows.Close()
+		if len(batch) == 0 {
+			// Results are numbered as they are written but committed in
+			// any order: one numbered below the last read may have been
+			// committed since. When the count says so, read those.
+			var n int
+			if err := conn.QueryRow(ctx, `SELECT count(*) FROM `+Schema+`.results WHERE run = $1 AND final`, run).Scan(&n); err != nil {
 				return err
 			}
-			r.Value, last = json.RawMessage(value), seq
-			batch = append(batch, r)
+			if n > len(seen) {
+				idx := make([]int, 0, len(seen))
+				for i := range seen {
+					idx = append(idx, i)
+				}
+				if batch, err = readResults(ctx, conn.Conn(), `SELECT idx, key, value, seq FROM `+Schema+`.results
+					WHERE run = $1 AND final AND NOT (idx = ANY($2)) ORDER BY seq`, run, idx); err != nil {
+					return err
+				}
+			}
 		}
-		if err := rows.Err(); err != nil {
-			return err
+		for _, r := range batch {
+			last = max(last, r.seq)
 		}
 		for _, r := range batch {
 			if !seen[r.Index] {
 				seen[r.Index] = true
-				each(r)
+				each(r.Result)
 			}
 		}
 		if len(seen) >= total {
@@ -218,6 +223,35 @@ func (q *Queue) Collect(ctx context.Context, run string, total int, each func(Re
 		}
 	}
 	return nil
+}
+
+// seqResult is a result and its number.
+type seqResult struct {
+	Result
+	seq int64
+}
+
+// readResults returns the results the query sql reads: index, key, value
+// and number.
+func readResults(ctx context.Context, conn *pgx.Conn, sql string, args ...any) ([]seqResult, error) {
+	rows, err := conn.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []seqResult
+	for rows.Next() {
+		var (
+			r     seqResult
+			value string
+		)
+		if err := rows.Scan(&r.Index, &r.Key, &value, &r.seq); err != nil {
+			return nil, err
+		}
+		r.Value = json.RawMessage(value)
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // failed returns an error for the first job of run that river gave up on
@@ -243,6 +277,11 @@ func (q *Queue) failed(ctx context.Context, conn *pgx.Conn, run string, seen map
 	}
 	return rows.Err()
 }
+
+// ErrPermanent, wrapped in a Handler's error, says that trying the item
+// again cannot help (the run's settings are wrong, say): its job is
+// cancelled, and Collect fails with ErrFailed.
+var ErrPermanent = errors.New("pgqueue: permanent failure")
 
 // Handler does one item of a run. It returns the item's result (JSON) and
 // whether it is final; a result that is not final (a service failed) is
@@ -355,6 +394,9 @@ func (w *worker) Work(ctx context.Context, job *river.Job[jobArgs]) error {
 		return nil
 	}
 	value, final, err := w.handle(ctx, run, a.Item)
+	if errors.Is(err, ErrPermanent) {
+		return river.JobCancel(err)
+	}
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -83,17 +84,6 @@ func collect(t *testing.T, q *pgqueue.Queue, run string, total int) map[int]map[
 	return got
 }
 
-// jobCount counts the river jobs in the database.
-func jobCount(t *testing.T, dsn string) int {
-	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, dsn)
-	require.NoError(t, err)
-	defer c.Close(ctx)
-	var n int
-	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM `+pgqueue.Schema+`.river_job`).Scan(&n))
-	return n
-}
 
 // TestTwoWorkers enqueues a run twice (the second adds nothing), lets two
 // workers do it, and collects every result once; a third Enqueue after
@@ -124,7 +114,7 @@ func TestTwoWorkers(t *testing.T) {
 			t.Errorf("result %d = %v, want key %s and the run's settings", i, v, its[i].Key)
 		}
 	}
-	if n := jobCount(t, dsn); n != 20 {
+	if n := pgtest.Int(t, dsn, `SELECT count(*) FROM `+pgqueue.Schema+`.river_job`); n != 20 {
 		t.Errorf("%d jobs in the queue, want 20", n)
 	}
 	third, err := q.Enqueue(ctx, run, its)
@@ -204,6 +194,24 @@ func TestFailed(t *testing.T) {
 	err = q.Collect(wait, "gone", 1, func(pgqueue.Result) { t.Error("a result came") })
 	if !errors.Is(err, pgqueue.ErrFailed) {
 		t.Errorf("Collect = %v, want ErrFailed", err)
+	}
+}
+
+// TestPermanent cancels an item whose handler says trying again cannot
+// help: Collect fails with ErrFailed, naming it.
+func TestPermanent(t *testing.T) {
+	q, _ := open(t)
+	ctx := context.Background()
+	_, err := q.Enqueue(ctx, pgqueue.Run{ID: "bad"}, items(1))
+	require.NoError(t, err)
+	startWorker(t, q, pgqueue.WorkOptions{}, func(context.Context, pgqueue.Run, pgqueue.Item) (json.RawMessage, bool, error) {
+		return nil, false, fmt.Errorf("bad settings: %w", pgqueue.ErrPermanent)
+	})
+	wait, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	err = q.Collect(wait, "bad", 1, func(pgqueue.Result) { t.Error("a result came") })
+	if !errors.Is(err, pgqueue.ErrFailed) || !strings.Contains(err.Error(), "k0") || !strings.Contains(err.Error(), "bad settings") {
+		t.Errorf("Collect = %v, want ErrFailed naming k0 and the handler's error", err)
 	}
 }
 
