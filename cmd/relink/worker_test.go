@@ -54,7 +54,6 @@ func startWorkers(t *testing.T, dsn string, n int) {
 	t.Cleanup(func() { cancel(); wg.Wait() })
 }
 
-
 // TestFixQueue runs fix -queue with two workers over the fixture web in
 // PostgreSQL: the results are the very results of a plain fix, in input
 // order; fix killed after its first result and run again gets them all

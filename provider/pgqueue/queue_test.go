@@ -84,7 +84,6 @@ func collect(t *testing.T, q *pgqueue.Queue, run string, total int) map[int]map[
 	return got
 }
 
-
 // TestTwoWorkers enqueues a run twice (the second adds nothing), lets two
 // workers do it, and collects every result once; a third Enqueue after
 // the run is done adds nothing either.
