@@ -191,15 +191,15 @@ func (c *liveConfig) dial() (*services, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.shared != nil {
+		nc.wrap = c.shared.transport(c.rate)
+	}
 	sv := &services{net: nc}
 	switch {
 	case c.cacheOn() && c.shared != nil:
 		sv.cache = c.shared.queue.Records(c.cacheAge)
 	case c.cacheOn():
 		sv.cache = cache.New(c.cacheDir, c.cacheAge)
-	}
-	if c.shared != nil {
-		sv.net.wrap = c.shared.transport(c.rate)
 	}
 	if c.search != "store" {
 		eng, err := newEngine(engineConfig{name: c.search, baseURL: c.searchURL, key: c.key, cx: c.cx, userAgent: c.userAgent, rate: reqRate, net: nc})
@@ -223,6 +223,10 @@ func (c *liveConfig) dial() (*services, error) {
 			return nil, usagef("bad -mediawiki-api %s: want an absolute http or https URL", quoteArg(c.mediawikiAPI))
 		}
 		sv.wikiMW = &mediawiki.Client{Endpoint: c.mediawikiAPI, ArticlePath: c.mediawikiPath, UserAgent: c.userAgent, Rate: reqRate}
+		if c.shared != nil {
+			// A worker keeps the wiki's rate with every other worker.
+			sv.wikiMW.HTTP = (netConfig{wrap: nc.wrap}).serviceClient()
+		}
 		sv.wiki = &cache.Backlinks{Dir: sv.cache, Name: "mediawiki " + c.mediawikiAPI + c.via(), Provider: sv.wikiMW}
 	}
 	return sv, nil

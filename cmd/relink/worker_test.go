@@ -32,9 +32,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// startWorkers runs n relink worker processes in-process against dsn
-// until the test ends.
-func startWorkers(t *testing.T, dsn string, n int) {
+// startWorkers runs n relink worker processes in-process against dsn,
+// with the extra flags, until the test ends.
+func startWorkers(t *testing.T, dsn string, n int, extra ...string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -42,7 +42,7 @@ func startWorkers(t *testing.T, dsn string, n int) {
 		var stderr syncBuffer
 		wg.Go(func() {
 			code := runEnv(ctx, &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &stderr},
-				[]string{"worker", "-store", dsn, "-concurrency", "2"})
+				append([]string{"worker", "-store", dsn, "-concurrency", "2"}, extra...))
 			if code != 0 {
 				t.Errorf("relink worker: exit %d: %s", code, stderr.String())
 			}
@@ -97,6 +97,60 @@ func TestFixQueue(t *testing.T) {
 	}
 	if n := pgtest.Int(t, dsn, `SELECT count(*) FROM `+pgqueue.Schema+`.river_job`); n != 5 {
 		t.Errorf("%d jobs in the queue after three runs, want 5", n)
+	}
+}
+
+// TestFixQueueLive runs fix -queue with live services (a web host and a
+// search engine on loopback) and two workers: the verdicts are those of
+// fix alone; the workers keep the services' answers in the database's
+// records and their rate limits in its limits, so that another run over
+// the same dead links, with other settings, sends far fewer requests.
+func TestFixQueueLive(t *testing.T) {
+	clearEnv(t)
+	dsn := pgtest.Database(t)
+	mustRun(t, "corpus", "-dir", "testdata/fixsite", "-base", "https://example.org/", "-store", dsn)
+	srv, seen := liveFixSite(t)
+	engine := newFakeSearch(t, "google")
+	base := srv.URL + "/"
+	in := base + "blog/first-loaf.html\t" + base + "guides/sourdough-starter.html\n" +
+		base + "blog/first-loaf.html\t" + base + "guides/rye-bread.html\n" +
+		base + "index.html\t" + base + "recipes/focaccia.html\n"
+	live := []string{"-store", dsn, "-fetch", "web", "-allow-private", "-search", "google", "-search-url", engine.URL,
+		"-df", "search", "-rate", "1000", "-concurrency", "1"}
+	sent := func() int {
+		n := int(engine.requests.Load())
+		for _, v := range seen() {
+			n += v
+		}
+		return n
+	}
+	plain, _ := fixResults(t, in, append(live, "-no-cache", "-key", "k", "-cx", "c")...)
+	startWorkers(t, dsn, 2, "-key", "k", "-cx", "c")
+	before := sent()
+	queued, _ := fixResults(t, in, append(live, "-queue", "-key", "k", "-cx", "c")...)
+	first := sent() - before
+	if d := cmp.Diff(verdicts(plain), verdicts(queued)); d != "" {
+		t.Errorf("fix -queue's verdicts differ from fix's (-plain +queue):\n%s", d)
+	}
+	kinds := pgtest.Int(t, dsn, `SELECT count(DISTINCT kind) FROM `+pgqueue.Schema+`.records WHERE kind IN ('page', 'search', 'df', 'robots')`)
+	if kinds != 4 {
+		t.Errorf("the records hold %d of the kinds page, search, df and robots, want all 4", kinds)
+	}
+	u := mustURL(t, engine.URL)
+	for _, key := range []string{"service " + u.Host, "host 127.0.0.1"} {
+		if pgtest.Int(t, dsn, `SELECT count(*) FROM `+pgqueue.Schema+`.limits WHERE key = $1`, key) != 1 {
+			t.Errorf("no shared rate limit %q", key)
+		}
+	}
+	before = sent()
+	again, _ := fixResults(t, in, append(live, "-queue", "-key", "k", "-cx", "c", "-threshold", "0.51")...)
+	second := sent() - before
+	t.Logf("requests: first queued run %d, second %d", first, second)
+	if first == 0 || second*4 > first {
+		t.Errorf("requests: first queued run %d, second %d; want the second under a quarter of the first", first, second)
+	}
+	if len(again) != 3 {
+		t.Errorf("the second run gave %d results, want 3", len(again))
 	}
 }
 
