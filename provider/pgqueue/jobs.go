@@ -145,14 +145,19 @@ func finalIndexes(ctx context.Context, db interface {
 var ErrFailed = errors.New("pgqueue: an item's job failed")
 
 // pollInterval is how often Collect reads the results when no
-// notification comes, and checks for failed jobs.
-const pollInterval = time.Second
+// notification comes; every failedEvery reads that bring nothing, it
+// checks for failed jobs.
+const (
+	pollInterval = time.Second
+	failedEvery  = 10
+)
 
 // Collect calls each with every final result of run, as they come, each
 // once, until total results came or ctx is done. It wakes on the workers'
 // notifications and reads the results at least every second. A job that
-// river gave up on (discarded after its attempts, or cancelled) ends it
-// with an error wrapping ErrFailed that names the item and its last error.
+// river gave up on (discarded after its attempts, or cancelled) ends it,
+// within about ten seconds, with an error wrapping ErrFailed that names
+// the item and its last error.
 func (q *Queue) Collect(ctx context.Context, run string, total int, each func(Result)) error {
 	conn, err := q.pool.Acquire(ctx)
 	if err != nil {
@@ -169,6 +174,7 @@ func (q *Queue) Collect(ctx context.Context, run string, total int, each func(Re
 	var (
 		last int64
 		seen = map[int]bool{}
+		idle int // reads that brought nothing
 	)
 	for len(seen) < total {
 		batch, err := readResults(ctx, conn.Conn(), `SELECT idx, key, value, seq FROM `+Schema+`.results
@@ -208,8 +214,11 @@ func (q *Queue) Collect(ctx context.Context, run string, total int, each func(Re
 			break
 		}
 		if len(batch) == 0 {
-			if err := q.failed(ctx, conn.Conn(), run, seen); err != nil {
-				return err
+			// river's jobs are not indexed by run: a scan, now and then.
+			if idle++; idle%failedEvery == 1 {
+				if err := q.failed(ctx, conn.Conn(), run, seen); err != nil {
+					return err
+				}
 			}
 		}
 		wait, cancel := context.WithTimeout(ctx, pollInterval)

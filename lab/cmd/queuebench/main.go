@@ -44,6 +44,7 @@ import (
 
 	"github.com/linkrot/relink/lab/draw"
 	"github.com/linkrot/relink/lab/fixbench"
+	"github.com/linkrot/relink/lab/localweb"
 	"github.com/linkrot/relink/provider/pgqueue"
 	"github.com/linkrot/relink/provider/postgres"
 	"github.com/linkrot/relink/provider/store"
@@ -63,6 +64,12 @@ type options struct {
 	seed                                           uint64
 	workers                                        []int
 	kill                                           bool
+	// live is -live: the SQLite store of the moved web (-after) served
+	// by lab/localweb as the web, -before as the archive; liveArgs are
+	// the flags that send fix and the workers there.
+	after    string
+	live     bool
+	liveArgs []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -76,6 +83,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "the draw's seed")
 	workers := fs.String("workers", "1,2,4", "the `list` of worker process counts")
 	fs.IntVar(&o.concurrency, "concurrency", 2, "relink fix's and each worker's -concurrency")
+	fs.BoolVar(&o.live, "live", false, "fetch pages, search and archive live from lab/localweb (relaxed), serving -after as the web and -before as the archive, instead of the store as the whole web")
+	fs.StringVar(&o.after, "after", "", "with -live, the moved-mode SQLite store `FILE` of the same targets (the experiment's -store with .moved)")
 	fs.BoolVar(&o.kill, "kill", true, "also kill one of two workers mid-run (SIGKILL) and check that no dead link is lost")
 	fs.StringVar(&o.relink, "relink", "", "the relink `binary` (default: built from -repo)")
 	fs.StringVar(&o.repo, "repo", "..", "the repository's root `DIR`")
@@ -98,6 +107,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, errors.New("-store postgres://... and -before are required")
 	case o.targets < 1 || o.concurrency < 1:
 		return nil, errors.New("-targets and -concurrency must be positive")
+	case o.live && o.after == "":
+		return nil, errors.New("-live needs -after")
 	}
 	return o, nil
 }
@@ -136,6 +147,9 @@ type Run struct {
 
 // Summary is what queuebench writes.
 type Summary struct {
+	// Web is where pages, search and archived copies come from: the
+	// store, or lab/localweb with these flags.
+	Web         string         `json:"web"`
 	Targets     int            `json:"targets"`
 	Seed        uint64         `json:"seed"`
 	Concurrency int            `json:"concurrency"`
@@ -164,18 +178,29 @@ func bench(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.live {
+		stop, err := serveLocalWeb(o)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	b := &runner{o: o, in: in, logf: logf}
 
 	plainOut := filepath.Join(o.work, "plain.jsonl")
 	start := time.Now()
-	if err := b.relinkRun(ctx, "fix", "-store", o.dsn, "-in", in, "-out", plainOut, "-concurrency", strconv.Itoa(o.concurrency)); err != nil {
+	if err := b.relinkRun(ctx, b.fixArgs(plainOut, "plain")...); err != nil {
 		return err
 	}
 	plain, err := readResults(plainOut)
 	if err != nil {
 		return err
 	}
-	s := &Summary{Targets: len(plain), Seed: o.seed, Concurrency: o.concurrency, Verdicts: map[string]int{}}
+	web := "the PostgreSQL store of the moved web serves as the whole web"
+	if o.live {
+		web = "lab/localweb (relaxed) serves the moved web and the archive, the PostgreSQL store the backlinks and DF; relink " + strings.Join(o.liveArgs, " ")
+	}
+	s := &Summary{Web: web, Targets: len(plain), Seed: o.seed, Concurrency: o.concurrency, Verdicts: map[string]int{}}
 	for _, r := range plain {
 		s.Verdicts[string(r.Verdict)]++
 	}
@@ -201,7 +226,7 @@ func bench(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	// runs had them: the base of the ratios.
 	start = time.Now()
 	againOut := filepath.Join(o.work, "again.jsonl")
-	if err := b.relinkRun(ctx, "fix", "-store", o.dsn, "-in", in, "-out", againOut, "-concurrency", strconv.Itoa(o.concurrency)); err != nil {
+	if err := b.relinkRun(ctx, b.fixArgs(againOut, "again")...); err != nil {
 		return err
 	}
 	again, err := readResults(againOut)
@@ -287,6 +312,49 @@ type runner struct {
 	logf func(string, ...any)
 }
 
+// fixArgs returns the command line of relink fix writing to out: with
+// -live, the live services, and for fix alone (a cache name) a cache
+// directory of its own, new, as the queued runs' shared records are.
+func (b *runner) fixArgs(out, cache string) []string {
+	args := []string{"fix", "-store", b.o.dsn, "-in", b.in, "-out", out, "-concurrency", strconv.Itoa(b.o.concurrency)}
+	args = append(args, b.o.liveArgs...)
+	if b.o.live && cache != "" {
+		dir := filepath.Join(b.o.work, "cache-"+cache)
+		os.RemoveAll(dir)
+		args = append(args, "-cache", dir)
+	}
+	return args
+}
+
+// serveLocalWeb serves -after as the web and -before as the archive with
+// lab/localweb, rate limits relaxed, and sets o.liveArgs.
+func serveLocalWeb(o *options) (stop func(), err error) {
+	web, err := store.Open(o.after, &store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	archive, err := store.Open(o.before, &store.Options{ReadOnly: true})
+	if err != nil {
+		web.Close()
+		return nil, err
+	}
+	srv, err := localweb.New(localweb.Options{Web: web, Archive: archive, Relaxed: true})
+	if err == nil {
+		err = srv.Start("127.0.0.1:0")
+	}
+	if err != nil {
+		web.Close()
+		archive.Close()
+		return nil, err
+	}
+	ca := filepath.Join(o.work, "ca.pem")
+	if err := os.WriteFile(ca, srv.CA().CertPEM(), 0o644); err != nil {
+		return nil, err
+	}
+	o.liveArgs = []string{"-fetch", "web", "-search", "marginalia", "-archive", "wayback", "-proxy", srv.ProxyURL().String(), "-ca", ca, "-rate", "inf"}
+	return func() { srv.Close(); web.Close(); archive.Close() }, nil
+}
+
 // relinkRun runs relink with args and waits for it.
 func (b *runner) relinkRun(ctx context.Context, args ...string) error {
 	cmd := exec.CommandContext(ctx, b.o.relink, args...)
@@ -314,7 +382,7 @@ func (b *runner) queued(ctx context.Context, name string, n int, plain []repair.
 	}()
 	out := filepath.Join(b.o.work, fmt.Sprintf("queue-%d.jsonl", n))
 	start := time.Now()
-	fix := exec.CommandContext(ctx, b.o.relink, "fix", "-store", b.o.dsn, "-queue", "-in", b.in, "-out", out)
+	fix := exec.CommandContext(ctx, b.o.relink, append(b.fixArgs(out, ""), "-queue")...)
 	var fixErr bytes.Buffer
 	fix.Stderr = &fixErr
 	if err := fix.Start(); err != nil {
@@ -374,11 +442,15 @@ func (b *runner) queued(ctx context.Context, name string, n int, plain []repair.
 	return r, nil
 }
 
-// same counts the results of got equal to plain's, every field.
+// same counts the results of got equal to plain's, every field but the
+// requests counted (calls): which process sent a request that a cache
+// then answered for the others is chance.
 func same(got, plain []repair.Result) int {
 	n := 0
 	for i := range min(len(got), len(plain)) {
-		if reflect.DeepEqual(got[i], plain[i]) {
+		a, b := got[i], plain[i]
+		a.Calls, b.Calls = repair.Calls{}, repair.Calls{}
+		if reflect.DeepEqual(a, b) {
 			n++
 		}
 	}
@@ -418,9 +490,9 @@ func readResults(path string) ([]repair.Result, error) {
 
 // writeMarkdown writes the summary as a table.
 func writeMarkdown(w io.Writer, s *Summary) {
-	fmt.Fprintf(w, "%d dead links (the experiment's targets, seed %d, moved; a PostgreSQL store of the moved web serves as the whole web), -concurrency %d per process; verdicts %v.\n\n",
-		s.Targets, s.Seed, s.Concurrency, s.Verdicts)
-	fmt.Fprintln(w, "| run | wall time | dead links/s | ratio | results as fix alone's | jobs | retried |")
+	fmt.Fprintf(w, "%d dead links (the experiment's targets, seed %d, moved; %s), -concurrency %d per process; verdicts %v.\n\n",
+		s.Targets, s.Seed, s.Web, s.Concurrency, s.Verdicts)
+	fmt.Fprintln(w, "| run | wall time | dead links/s | ratio | results as fix alone's (calls aside) | jobs | retried |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
 	for _, r := range s.Runs {
 		fmt.Fprintf(w, "| %s | %.1f s | %.2f | %.2f | %d of %d | %d | %d |\n", r.Name, r.Seconds, r.PerSecond, r.Ratio, r.Same, s.Targets, r.Jobs, r.Retried)
