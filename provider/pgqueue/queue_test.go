@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
 	"github.com/linkrot/relink/internal/pgtest"
@@ -234,4 +235,49 @@ func TestRecords(t *testing.T) {
 		t.Error("Get with a microsecond's age limit hit")
 	}
 	require.ErrorIs(t, r.Put("", "k", nil), pgqueue.ErrBadKind)
+}
+
+// TestCollectOutOfOrder reads a result that was numbered before the last
+// one read but committed after it: results are numbered as they are
+// written, not as they are committed.
+func TestCollectOutOfOrder(t *testing.T) {
+	q, dsn := open(t)
+	ctx := context.Background()
+	_, err := q.Enqueue(ctx, pgqueue.Run{ID: "order"}, items(2))
+	require.NoError(t, err)
+	a, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer a.Close(ctx)
+	b, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer b.Close(ctx)
+	put := func(db interface {
+		Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+	}, idx int) {
+		_, err := db.Exec(ctx, `INSERT INTO `+pgqueue.Schema+`.results (run, idx, key, value, final, seq)
+			VALUES ('order', $1, 'k', '{}', true, nextval('`+pgqueue.Schema+`.result_seq'))`, idx)
+		require.NoError(t, err)
+	}
+	late, err := a.Begin(ctx)
+	require.NoError(t, err)
+	put(late, 0) // numbered first, committed last
+	put(b, 1)
+	got := make(chan int, 2)
+	done := make(chan error, 1)
+	wait, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	go func() { done <- q.Collect(wait, "order", 2, func(r pgqueue.Result) { got <- r.Index }) }()
+	select {
+	case i := <-got:
+		if i != 1 {
+			t.Fatalf("first result %d, want 1", i)
+		}
+	case err := <-done:
+		t.Fatalf("Collect ended before the first result: %v", err)
+	}
+	require.NoError(t, late.Commit(ctx))
+	require.NoError(t, <-done)
+	if i := <-got; i != 0 {
+		t.Errorf("second result %d, want 0", i)
+	}
 }
