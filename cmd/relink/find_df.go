@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/cache"
 	"github.com/linkrot/relink/provider/dfcache"
 	"github.com/linkrot/relink/provider/dftable"
 )
@@ -34,6 +35,9 @@ type dfConfig struct {
 	docs      int64  // -docs, |D| for search
 	cache     string // -df-cache FILE, empty for none
 	storePath string
+	// records, when not nil, keeps the numbers of a DF other than the
+	// store's (relink worker: the queue's table).
+	records cache.Records
 }
 
 // dfSetup is the DF a run uses and what it is made of.
@@ -86,6 +90,9 @@ func openDF(ctx context.Context, c dfConfig, view storeView, e *engine) (*dfSetu
 		return nil, usagef("unknown -df %s: want one of %s", quoteArg(c.kind), strings.Join(dfKinds, ", "))
 	}
 	s := &dfSetup{source: source, close: func() error { return nil }}
+	if c.records != nil && c.kind != "store" {
+		df = &cache.DF{Dir: c.records, Name: source, DF: df}
+	}
 	if c.cache != "" {
 		db, err := dfcache.Open(c.cache, nil)
 		if err != nil {

@@ -34,7 +34,7 @@ const (
 )
 
 const fixHelp = `
-usage: relink fix [-store FILE] [-in FILE] [-format auto|urls|pairs|lychee|muffet|linkchecker]
+usage: relink fix [-store FILE [-queue]] [-in FILE] [-format auto|urls|pairs|lychee|muffet|linkchecker]
                   [-o jsonl|csv|md|nginx|apache|netlify] [-out FILE] [-threshold T]
                   [-state FILE] [-rewrite DIR [-write] [-base URL]] [-decisions FILE]
                   [-fail-on LIST] [live flags as for relink find]
@@ -114,6 +114,14 @@ Without -store the backlinks are the report's sources (and -backlinks-from
 mediawiki), and -fetch web, -search ENGINE and -df search or table are
 needed.
 
+-queue, with a postgres:// -store, puts the dead links on a queue in the
+store's database instead of looking for them here, and waits for relink
+worker processes (on this machine or others, started before or after) to
+look for them, with this command line's settings; the results come back
+in the input's order, as without it. Killed and run again with the same
+command line and input, fix finds the run: the dead links done meanwhile
+are not queued again (see relink help worker).
+
 Progress goes to standard error on a terminal, and a summary line at the
 end. -fail-on gone,unknown exits 3 when any dead link ended with one of
 those verdicts (for CI).
@@ -133,6 +141,10 @@ type fixConfig struct {
 	concurrency, pageBudget            int
 	results                            int
 	failOn                             listFlag
+	// queue is -queue; settings are the flags a worker needs to look
+	// for the dead links as this process would (queueSettings).
+	queue    bool
+	settings []string
 }
 
 func fixFlags() (*flag.FlagSet, *fixConfig) {
@@ -154,6 +166,7 @@ func fixFlags() (*flag.FlagSet, *fixConfig) {
 	fs.IntVar(&c.concurrency, "concurrency", defaultFixConcurrency, fmt.Sprintf("dead links looked for at once, 1 to %d", maxFixConcurrency))
 	fs.IntVar(&c.results, "results", 0, fmt.Sprintf("results each query asks the search engine for, 1 to %d; 0 means as many as one request brings (the store: %d)", maxResults, storeResults))
 	fs.IntVar(&c.pageBudget, "page-budget", defaultPageBudget, "`MB` of inspected backlink pages kept for the other dead links")
+	fs.BoolVar(&c.queue, "queue", false, "with a postgres:// -store, put the dead links on the database's queue for relink worker processes and wait for their results")
 	c.register(fs)
 	return fs, &c
 }
@@ -238,6 +251,15 @@ func parseFix(args []string) (*fixConfig, error) {
 			}
 		}
 	}
+	if c.queue {
+		switch {
+		case !isPostgres(c.storePath):
+			return nil, usagef("-queue needs a postgres:// -store, whose database holds the queue")
+		case c.state != "":
+			return nil, usagef("-queue keeps its state in the database: -state is not needed")
+		}
+		c.settings = queueSettings(fs)
+	}
 	if c.results == 0 {
 		c.results = autoResults(c.search)
 	}
@@ -297,7 +319,15 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 
 	fx := newFixer(sv, st, c)
 	start := time.Now()
-	results, resumed, err := fx.all(ctx, e, links, done, jr)
+	var (
+		results []repair.Result
+		resumed int
+	)
+	if c.queue {
+		results, err = queued(ctx, e, c, links)
+	} else {
+		results, resumed, err = fx.all(ctx, e, links, done, jr)
+	}
 	if err != nil {
 		return err
 	}

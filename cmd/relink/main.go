@@ -15,6 +15,7 @@
 //	review     accept or reject fix's repairs on a local web page
 //	signature  the lexical signature of a target from saved backlink pages
 //	soft404    the paper's soft 404 check of one live URL
+//	worker     look for the dead links fix -queue put in a PostgreSQL queue
 //
 // Exit codes: 0 when the command did its work (whatever its verdicts), 1
 // when it failed (one line on stderr says why), 2 when the command line is
@@ -94,6 +95,8 @@ func commands() []*command {
 			flags: func() *flag.FlagSet { fs, _ := signatureFlags(); return fs }, text: fixed(signatureHelp)},
 		{name: "soft404", short: "the paper's soft 404 check of one live URL", run: runSoft404,
 			flags: func() *flag.FlagSet { fs, _ := soft404Flags(); return fs }, text: fixed(soft404Help)},
+		{name: "worker", short: "look for the dead links fix -queue put in a PostgreSQL queue", run: runWorker,
+			flags: func() *flag.FlagSet { fs, _ := workerFlags(); return fs }, text: fixed(workerHelp)},
 	}
 }
 

@@ -23,6 +23,9 @@ const maxCAFile = 4 << 20
 type netConfig struct {
 	proxy *url.URL       // nil: no proxy
 	roots *x509.CertPool // nil: the system's roots alone
+	// wrap, when not nil, wraps the services' transport (relink worker:
+	// the rate limits shared by every worker).
+	wrap func(http.RoundTripper) http.RoundTripper
 }
 
 // newNetConfig checks -proxy and reads -ca. A bad value is a usage error;
@@ -77,7 +80,7 @@ func readCAs(file string) (*x509.CertPool, error) {
 
 // set reports whether nc changes anything from a direct connection with
 // the system's roots.
-func (nc netConfig) set() bool { return nc.proxy != nil || nc.roots != nil }
+func (nc netConfig) set() bool { return nc.proxy != nil || nc.roots != nil || nc.wrap != nil }
 
 // webProxy returns the live fetcher's Client.Proxy: every page through
 // the proxy (the fetcher still refuses private hosts in the URLs it is
@@ -113,6 +116,9 @@ func (nc netConfig) serviceClient() *http.Client {
 		t.TLSClientConfig = &tls.Config{RootCAs: nc.roots}
 	}
 	t.ResponseHeaderTimeout = time.Minute
+	if nc.wrap != nil {
+		return &http.Client{Transport: nc.wrap(t)}
+	}
 	return &http.Client{Transport: t}
 }
 

@@ -57,6 +57,10 @@ type liveConfig struct {
 	// there is a store.
 	backlinksFrom               listFlag
 	mediawikiAPI, mediawikiPath string
+	// shared, set by relink worker, keeps the caches and rate limits in
+	// the queue's database, shared by every worker; nil for a process
+	// of its own.
+	shared *shared
 }
 
 // register adds the live services' flags to fs.
@@ -166,8 +170,9 @@ type services struct {
 	// searcher answers queries: the store, or eng's client.
 	searcher lexsig.Searcher
 	web      *web.Client // the live fetcher, nil with -fetch store
-	// cache keeps the live services' answers; nil for none.
-	cache *cache.Dir
+	// cache keeps the live services' answers: a directory, or the
+	// queue's table for a worker; nil for none.
+	cache cache.Records
 	// probes fetches the soft-404 probes of live pages through the
 	// cache's per-host verdicts; nil means the fetcher.
 	probes filter.Fetcher
@@ -186,8 +191,14 @@ func (c *liveConfig) dial() (*services, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.shared != nil {
+		nc.wrap = c.shared.transport(c.rate)
+	}
 	sv := &services{net: nc}
-	if c.cacheOn() {
+	switch {
+	case c.cacheOn() && c.shared != nil:
+		sv.cache = c.shared.queue.Records(c.cacheAge)
+	case c.cacheOn():
 		sv.cache = cache.New(c.cacheDir, c.cacheAge)
 	}
 	if c.search != "store" {
@@ -212,6 +223,10 @@ func (c *liveConfig) dial() (*services, error) {
 			return nil, usagef("bad -mediawiki-api %s: want an absolute http or https URL", quoteArg(c.mediawikiAPI))
 		}
 		sv.wikiMW = &mediawiki.Client{Endpoint: c.mediawikiAPI, ArticlePath: c.mediawikiPath, UserAgent: c.userAgent, Rate: reqRate}
+		if c.shared != nil {
+			// A worker keeps the wiki's rate with every other worker.
+			sv.wikiMW.HTTP = (netConfig{wrap: nc.wrap}).serviceClient()
+		}
 		sv.wiki = &cache.Backlinks{Dir: sv.cache, Name: "mediawiki " + c.mediawikiAPI + c.via(), Provider: sv.wikiMW}
 	}
 	return sv, nil
@@ -223,7 +238,13 @@ func (c *liveConfig) dial() (*services, error) {
 // to the live services what they replace; the command line must have
 // named them all. sv.close releases them.
 func (sv *services) attach(ctx context.Context, c *liveConfig, view storeView, storePath string) error {
-	dfs, err := openDF(ctx, dfConfig{kind: c.dfKind, table: c.dfTable, docs: c.docs, cache: c.dfCache, storePath: storePath}, view, sv.eng)
+	dc := dfConfig{kind: c.dfKind, table: c.dfTable, docs: c.docs, cache: c.dfCache, storePath: storePath}
+	if c.shared != nil {
+		// A worker keeps document frequencies with the other answers,
+		// shared by every worker, not in a file of its own.
+		dc.cache, dc.records = "", sv.cache
+	}
+	dfs, err := openDF(ctx, dc, view, sv.eng)
 	if err != nil {
 		return err
 	}
@@ -247,6 +268,9 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view storeView, s
 			sv.web.Robots = &cache.Robots{Dir: sv.cache, Name: c.webName()}
 		}
 		live := unreachableFirst(sv.web)
+		if c.shared != nil {
+			live = c.shared.pages(live, c.rate)
+		}
 		sv.fetcher = &cache.Fetcher{Dir: sv.cache, Name: c.webName(), Fetcher: live}
 		if sv.cache != nil {
 			// A probe's made-up URI is never asked again: the host's

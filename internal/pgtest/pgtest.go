@@ -139,3 +139,20 @@ func Database(t testing.TB) string {
 	u.Path = "/" + name
 	return u.String()
 }
+
+// Int returns the integer the query sql (with args) answers in the
+// database dsn, failing t on any error.
+func Int(t testing.TB, dsn, sql string, args ...any) int {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	var n int
+	if err := c.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return n
+}

@@ -24,6 +24,7 @@ const (
 	KindBacklinks = "backlinks"
 	KindProbe     = "soft404"
 	KindRobots    = "robots"
+	KindDF        = "df"
 )
 
 // Remember returns the value stored under kind and key in d (decoded from
@@ -31,22 +32,22 @@ const (
 // unless ask failed. A nil d asks every time. It serves any answer the
 // decorators do not cover, such as an archive's list of a URI's
 // historical redirects.
-func Remember[T any](d *Dir, kind, key string, ask func() (T, error)) (T, error) {
+func Remember[T any](d Records, kind, key string, ask func() (T, error)) (T, error) {
 	return remember(d, kind, key, ask, func(T) bool { return true })
 }
 
 // remember is Remember, storing only the answers keep accepts.
-func remember[T any](d *Dir, kind, key string, ask func() (T, error), keep func(T) bool) (T, error) {
+func remember[T any](d Records, kind, key string, ask func() (T, error), keep func(T) bool) (T, error) {
 	var v T
-	if d == nil {
+	if none(d) {
 		return ask()
 	}
-	if d.getJSON(kind, key, &v) {
+	if getJSON(d, kind, key, &v) {
 		return v, nil
 	}
 	v, err := ask()
 	if err == nil && keep(v) {
-		d.putJSON(kind, key, v)
+		putJSON(d, kind, key, v)
 	}
 	return v, err
 }
@@ -61,7 +62,7 @@ func key(parts ...string) string { return strings.Join(parts, "\x00") }
 // The key is Name and the URI as asked, not canonicalized.
 type Fetcher struct {
 	// Dir holds the pages; nil keeps none.
-	Dir *Dir
+	Dir Records
 	// Name tells apart the pages of fetchers that answer one URI
 	// differently: an archive's address, a proxy standing in for the web.
 	// Empty is a name too.
@@ -99,7 +100,7 @@ func (f *Fetcher) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 // Dir, by Name, query and limit. Only answers without error are kept.
 type Searcher struct {
 	// Dir holds the answers; nil keeps none.
-	Dir *Dir
+	Dir Records
 	// Name tells the engine's answers from others' in the Dir: its name
 	// and, when it matters, its address ("brave", "searxng
 	// https://searx.example").
@@ -126,7 +127,7 @@ func (s *Searcher) Search(ctx context.Context, query lexsig.Query, limit int) ([
 // folds schemes when its Provider does (backlink.SchemeFolder).
 type Backlinks struct {
 	// Dir holds the lists; nil keeps none.
-	Dir *Dir
+	Dir Records
 	// Name tells the provider's lists from others' ("mediawiki
 	// https://en.wikipedia.org/w/api.php").
 	Name string
@@ -157,7 +158,7 @@ func (b *Backlinks) FoldsSchemes() bool { return backlink.FoldsSchemes(b.Provide
 // path alike.
 type Probes struct {
 	// Dir holds the verdicts; nil keeps none.
-	Dir *Dir
+	Dir Records
 	// Name tells apart the verdicts of fetchers that see hosts
 	// differently, as Fetcher.Name.
 	Name string
@@ -175,17 +176,17 @@ type probeVerdict struct {
 // Fetch answers the probe uri.
 func (p *Probes) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	u, err := url.Parse(uri)
-	if p.Dir == nil || err != nil || u.Host == "" {
+	if none(p.Dir) || err != nil || u.Host == "" {
 		return p.Fetcher.Fetch(ctx, uri)
 	}
 	origin := key(p.Name, strings.ToLower(u.Scheme+"://"+u.Host))
 	var v probeVerdict
-	if p.Dir.getJSON(KindProbe, origin, &v) && v.Status != 0 && !filter.IsSuccess(v.Status) {
+	if getJSON(p.Dir, KindProbe, origin, &v) && v.Status != 0 && !filter.IsSuccess(v.Status) {
 		return &filter.Page{URI: uri, Status: v.Status}, nil
 	}
 	page, err := p.Fetcher.Fetch(ctx, uri)
 	if err == nil && page != nil && page.Status >= 400 && !retry.Status(page.Status) {
-		p.Dir.putJSON(KindProbe, origin, probeVerdict{Status: page.Status})
+		putJSON(p.Dir, KindProbe, origin, probeVerdict{Status: page.Status})
 	}
 	return page, err
 }
@@ -195,7 +196,7 @@ func (p *Probes) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 // run is not fetched again by the next within MaxAge.
 type Robots struct {
 	// Dir holds the answers; nil keeps none.
-	Dir *Dir
+	Dir Records
 	// Name tells apart the answers of clients that see hosts differently
 	// (a proxy standing in for the web), as Fetcher.Name.
 	Name string
@@ -210,7 +211,7 @@ type robotsAnswer struct {
 // LoadRobots returns origin's robots.txt answer, or ok false.
 func (r *Robots) LoadRobots(origin string) (status int, body []byte, ok bool) {
 	var a robotsAnswer
-	if r.Dir == nil || !r.Dir.getJSON(KindRobots, key(r.Name, origin), &a) {
+	if !getJSON(r.Dir, KindRobots, key(r.Name, origin), &a) {
 		return 0, nil, false
 	}
 	return a.Status, a.Body, true
@@ -218,7 +219,34 @@ func (r *Robots) LoadRobots(origin string) (status int, body []byte, ok bool) {
 
 // StoreRobots keeps origin's robots.txt answer.
 func (r *Robots) StoreRobots(origin string, status int, body []byte) {
-	if r.Dir != nil {
-		r.Dir.putJSON(KindRobots, key(r.Name, origin), robotsAnswer{status, body})
-	}
+	putJSON(r.Dir, KindRobots, key(r.Name, origin), robotsAnswer{status, body})
+}
+
+// DF is a lexsig.DF that keeps the document frequencies of another in a
+// Dir, by Name and term, and |D| by Name: for a DF whose answers cost a
+// request (an engine's hit counts). Only answers without error are kept.
+type DF struct {
+	// Dir holds the numbers; nil keeps none.
+	Dir Records
+	// Name tells the numbers' source from others': where they come from
+	// and |D| (relink's DF cache source names, "google/|D|=4310000000").
+	Name string
+	// DF answers what the Dir lacks.
+	DF lexsig.DF
+}
+
+var _ lexsig.DF = (*DF)(nil)
+
+// DocFreq returns term's document frequency from the Dir, or from the DF.
+func (d *DF) DocFreq(ctx context.Context, term string) (int64, error) {
+	return Remember(d.Dir, KindDF, key(d.Name, "term", term), func() (int64, error) {
+		return d.DF.DocFreq(ctx, term)
+	})
+}
+
+// Docs returns |D| from the Dir, or from the DF.
+func (d *DF) Docs(ctx context.Context) (int64, error) {
+	return Remember(d.Dir, KindDF, key(d.Name, "docs"), func() (int64, error) {
+		return d.DF.Docs(ctx)
+	})
 }

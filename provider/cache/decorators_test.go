@@ -218,3 +218,35 @@ func TestRobots(t *testing.T) {
 		t.Error("a Robots without Dir kept an answer")
 	}
 }
+
+// TestDF keeps a DF's answers: the second lookup of a term and of |D|
+// asks nothing, and an error is not kept.
+func TestDF(t *testing.T) {
+	asked := 0
+	fail := true
+	df := lexsig.DFFunc(func(ctx context.Context, term string) (int64, error) {
+		asked++
+		if term == "flaky" && fail {
+			return 0, errors.New("quota")
+		}
+		return int64(len(term)), nil
+	}).WithDocs(1000)
+	c := &DF{Dir: New(t.TempDir(), 0), Name: "engine/|D|=1000", DF: df}
+	ctx := context.Background()
+	for range 2 {
+		n, err := c.DocFreq(ctx, "bread")
+		if err != nil || n != 5 {
+			t.Fatalf("DocFreq(bread) = %d, %v; want 5", n, err)
+		}
+	}
+	if _, err := c.DocFreq(ctx, "flaky"); err == nil {
+		t.Fatal("DocFreq(flaky): no error")
+	}
+	fail = false
+	if n, err := c.DocFreq(ctx, "flaky"); err != nil || n != 5 {
+		t.Fatalf("DocFreq(flaky) again = %d, %v; want 5", n, err)
+	}
+	if asked != 3 {
+		t.Errorf("the DF was asked %d times, want 3 (bread once, flaky twice)", asked)
+	}
+}

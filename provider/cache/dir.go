@@ -241,28 +241,62 @@ func decode(data []byte) (key string, t time.Time, value []byte, err error) {
 	return string(k), time.Unix(0, int64(binary.BigEndian.Uint64(ts))), v, nil
 }
 
-// getJSON decodes the record of kind and key into v; a record that is not
-// v's JSON is a corrupt miss.
-func (d *Dir) getJSON(kind, key string, v any) bool {
-	data, _, ok := d.Get(kind, key)
+// Records is where the decorators keep their answers: a key and a value
+// under a kind, with the time they were stored. A Dir is one; a table
+// that many processes on many machines share is another (provider/pgqueue's
+// Records). Get returns a record younger than the Records' age limit, or ok
+// false; a record that cannot be read is a miss, never an error. Put
+// replaces the record of kind and key. Both must be safe for concurrent
+// use. A nil Records, and a nil *Dir, keep nothing.
+type Records interface {
+	Get(kind, key string) (value []byte, stored time.Time, ok bool)
+	Put(kind, key string, value []byte) error
+}
+
+var _ Records = (*Dir)(nil)
+
+// none reports whether r keeps nothing: nil, or a nil *Dir.
+func none(r Records) bool {
+	if r == nil {
+		return true
+	}
+	d, ok := r.(*Dir)
+	return ok && d == nil
+}
+
+// getJSON decodes the record of kind and key in r into v; a record that is
+// not v's JSON is a miss (counted as corrupt by a Dir).
+func getJSON(r Records, kind, key string, v any) bool {
+	if none(r) {
+		return false
+	}
+	data, _, ok := r.Get(kind, key)
 	if !ok {
 		return false
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		d.stats.corrupt.Add(1)
-		d.stats.hits.Add(-1)
-		d.stats.misses.Add(1)
+		if d, ok := r.(*Dir); ok {
+			d.stats.corrupt.Add(1)
+			d.stats.hits.Add(-1)
+			d.stats.misses.Add(1)
+		}
 		return false
 	}
 	return true
 }
 
-// putJSON stores v's JSON under kind and key; errors are counted in Stats.
-func (d *Dir) putJSON(kind, key string, v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		d.stats.writeErrors.Add(1)
+// putJSON stores v's JSON under kind and key in r; errors are counted in a
+// Dir's Stats and otherwise ignored.
+func putJSON(r Records, kind, key string, v any) {
+	if none(r) {
 		return
 	}
-	_ = d.Put(kind, key, data) // counted in Stats
+	data, err := json.Marshal(v)
+	if err != nil {
+		if d, ok := r.(*Dir); ok {
+			d.stats.writeErrors.Add(1)
+		}
+		return
+	}
+	_ = r.Put(kind, key, data) // a Dir counts it in Stats
 }

@@ -25,12 +25,14 @@
 // records. Files are not synced to disk: after a power failure a record
 // may be damaged, which reads as a miss.
 //
-// The decorators (Fetcher, Searcher, Backlinks, Probes) keep only answers
-// that would be the same if asked again: a page with a status worth a
-// retry (408, 429, 5xx), an error of any kind, or a page body above
-// Fetcher.MaxBody is passed on and not kept. A failure to write a record
-// is counted (Stats.WriteErrors) and otherwise ignored: the answer is
-// still returned.
+// The decorators (Fetcher, Searcher, Backlinks, Probes, Robots, DF) keep
+// their records in any Records: a Dir, or a table that workers on many
+// machines share (provider/pgqueue's Records, which relink worker uses).
+// They keep only answers that would be the same if asked again: a page
+// with a status worth a retry (408, 429, 5xx), an error of any kind, or a
+// page body above Fetcher.MaxBody is passed on and not kept. A failure to
+// write a record is counted (a Dir's Stats.WriteErrors) and otherwise
+// ignored: the answer is still returned.
 //
 // # What the caller must do
 //
@@ -43,7 +45,8 @@
 //
 // It does not bound the directory's size nor remove expired files (delete
 // the directory to empty it), join concurrent misses of one key into one
-// request, or keep anything in memory. Document frequencies have their
-// own cache, provider/dfcache, whose values are kept by source name and
-// batched in one file.
+// request, or keep anything in memory. relink fix keeps document
+// frequencies in their own cache, provider/dfcache, whose values are kept
+// by source name and batched in one file; DF is for records shared by
+// workers.
 package cache

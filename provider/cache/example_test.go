@@ -26,7 +26,8 @@ func Example() {
 		requests++ // stands in for an HTTP request
 		return &filter.Page{URI: uri, Status: http.StatusNotFound}, nil
 	})
-	pages := &cache.Fetcher{Dir: cache.New(dir, 30*24*time.Hour), Fetcher: web}
+	d := cache.New(dir, 30*24*time.Hour)
+	pages := &cache.Fetcher{Dir: d, Fetcher: web}
 	for range 2 {
 		p, err := pages.Fetch(context.Background(), "https://old.example/a.html")
 		if err != nil {
@@ -35,7 +36,7 @@ func Example() {
 		fmt.Println(p.Status)
 	}
 	fmt.Println("requests:", requests)
-	fmt.Printf("%+v\n", pages.Dir.Stats())
+	fmt.Printf("%+v\n", d.Stats())
 	// Output:
 	// 404
 	// 404

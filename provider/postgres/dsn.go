@@ -85,8 +85,13 @@ func (d DSN) password() string {
 	return ""
 }
 
-// scrub returns err with every occurrence of d's password in its message
-// replaced: the driver's errors name the connection string in places.
+// Scrub returns err with every occurrence of d's password in its message
+// replaced, for the errors of another package that talks to d's server
+// (provider/pgqueue): the driver's errors name the connection string in
+// places. It unwraps to err.
+func (d DSN) Scrub(err error) error { return d.scrub(err) }
+
+// scrub is Scrub.
 func (d DSN) scrub(err error) error {
 	if err == nil {
 		return nil
