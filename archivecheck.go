@@ -126,22 +126,6 @@ func archiveAgreement(c *Clues, cands []lexsig.Result) archiveVerdict {
 	return undecided
 }
 
-// titleCore parts title into the page's own title and its site's suffix
-// after the last title separator ("Signals", "Django 3.2.25
-// documentation"); a title without one is all core.
-func titleCore(title string) (core, site string) {
-	cut, end := -1, 0
-	for _, sep := range titleSeparators {
-		if i := strings.LastIndex(title, sep); i > cut {
-			cut, end = i, i+len(sep)
-		}
-	}
-	if cut <= 0 {
-		return title, ""
-	}
-	return title[:cut], title[end:]
-}
-
 // archivedTitle returns the title of c's archived copy, or "".
 func archivedTitle(c *Clues) string {
 	body := archived(c)

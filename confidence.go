@@ -325,6 +325,23 @@ const TemplateShare = 0.4
 // ("Templates — Flask Documentation (2.2.x)").
 var titleSeparators = []string{" — ", " – ", " - ", " | ", " :: ", " » "}
 
+// titleCore parts title into the page's own title and its site's suffix
+// after the title separator that ends last ("Signals", "Django 3.2.25
+// documentation"); a title without one after its first character is all
+// core.
+func titleCore(title string) (core, site string) {
+	start, end := -1, -1
+	for _, sep := range titleSeparators {
+		if i := strings.LastIndex(title, sep); i > 0 && i+len(sep) > end {
+			start, end = i, i+len(sep)
+		}
+	}
+	if start < 0 {
+		return title, ""
+	}
+	return title[:start], title[end:]
+}
+
 // siteWords returns the words of the site suffixes of the kept backlink
 // pages' titles (the words after the last title separator), and the words
 // that at least half of those titles hold, wherever they stand (a site
@@ -355,16 +372,8 @@ func (c *Clues) siteWords() map[string]bool {
 		if !e.Kept || e.page == nil {
 			continue
 		}
-		title, cut := e.page.Title, -1
-		for _, sep := range titleSeparators {
-			if i := strings.LastIndex(title, sep); i > 0 && i+len(sep) > cut {
-				cut = i + len(sep)
-			}
-		}
-		if cut < 0 {
-			continue
-		}
-		for _, w := range lexsig.Tokenize(title[cut:]) {
+		_, suffix := titleCore(e.page.Title)
+		for _, w := range lexsig.Tokenize(suffix) {
 			out[w] = true
 		}
 	}
