@@ -3,8 +3,10 @@ package relink
 import (
 	"maps"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/linkrot/relink/lexsig"
 )
@@ -79,12 +81,15 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 	for i, p := range phrases {
 		phrases[i].Words = trimPhrase(p.Words)
 	}
-	site := c.siteWords()
+	site := withWords(c.siteWords(), pathWords(c.URI))
 	var template map[string]bool
 	if sameHost(candidates[0].URI, c.URI) {
 		template = templateWords(candidates, c.URI)
 	}
 	conf := titleScore(candidates[0].Title, phrases, site, template)
+	if otherName(candidates[0].Title, c.URI) {
+		conf = min(conf, OtherName)
+	}
 	if len(candidates) > 1 && conf > 0 && titleScore(candidates[1].Title, phrases, site, template) >= conf {
 		first, second := candidates[0].Score, candidates[1].Score
 		byScore := first > 0 && second > 0 && first >= 1.5*second
@@ -94,6 +99,65 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 		}
 	}
 	return conf * weight
+}
+
+// OtherName is the most confidence in a first candidate whose title holds
+// a dotted name that ends as the missing URI's dotted name does but is
+// another ("dask.array.argmin" for generated/dask.array.Array.argmin.html):
+// the same function of another module or class is a sibling, not the page.
+const OtherName = 0.5
+
+// otherName reports whether title holds a dotted name (two dots or more)
+// that ends in the last part of the dotted name that ends the path of uri,
+// and is not that name.
+func otherName(title, uri string) bool {
+	name := dottedName(path.Base(strings.TrimSuffix(uriPath(uri), "/")))
+	if name == "" {
+		return false
+	}
+	last := name[strings.LastIndex(name, ".")+1:]
+	for field := range strings.FieldsSeq(title) {
+		f := dottedName(field)
+		if f != "" && f != name && f[strings.LastIndex(f, ".")+1:] == last {
+			return true
+		}
+	}
+	return false
+}
+
+// dottedName returns s lowercased, without a trailing file type and the
+// punctuation around it, when it is a dotted name of three identifiers or
+// more ("dask.array.Array.min.html" gives "dask.array.array.min"; a
+// version number such as "2.0.3" is none), or "".
+func dottedName(s string) string {
+	s = strings.ToLower(strings.Trim(s, "()[]{}<>,;:'\"`"))
+	for _, ext := range []string{".html", ".htm"} {
+		s = strings.TrimSuffix(s, ext)
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) < 3 {
+		return ""
+	}
+	for _, p := range parts {
+		if p == "" || !unicode.IsLetter(rune(p[0])) && p[0] != '_' {
+			return ""
+		}
+		for _, r := range p {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+				return ""
+			}
+		}
+	}
+	return s
+}
+
+// uriPath returns the path of uri, or "".
+func uriPath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return ""
+	}
+	return u.Path
 }
 
 // ForeignTitle is the confidence in a first candidate whose title holds an
@@ -378,4 +442,45 @@ func (c *Clues) siteWords() map[string]bool {
 		}
 	}
 	return out
+}
+
+// pathWords returns the words of a URI's path and query as URLWords does,
+// and besides the parts of each that a name's capitals or digits set apart
+// ("classEigen_1_1FullPivLU" gives class, eigen, fullpivlu, piv, lu, full
+// besides the words Tokenize finds).
+func pathWords(uri string) []string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return nil
+	}
+	out := URLWords(uri)
+	for field := range strings.FieldsFuncSeq(u.Path+" "+u.RawQuery, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		for _, part := range splitName(field) {
+			for _, w := range lexsig.Tokenize(part) {
+				if !slices.Contains(out, w) && !urlNoise[w] {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// splitName parts a name where a lowercase letter meets a capital or a
+// letter meets a digit ("classEigen" gives class, Eigen; "1FullPivLU"
+// gives 1, Full, Piv, LU).
+func splitName(name string) []string {
+	var out []string
+	rs := []rune(name)
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		a, b := rs[i-1], rs[i]
+		if (unicode.IsLower(a) && unicode.IsUpper(b)) || (unicode.IsLetter(a) != unicode.IsLetter(b)) {
+			out = append(out, string(rs[start:i]))
+			start = i
+		}
+	}
+	return append(out, string(rs[start:]))
 }

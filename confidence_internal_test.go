@@ -143,3 +143,70 @@ func TestSiteWords(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherName: a dotted name in the title that ends as the missing
+// URI's does but is another names a sibling; version numbers and names
+// that agree do not.
+func TestOtherName(t *testing.T) {
+	uri := "https://docs.dask.org/en/latest/generated/dask.array.Array.argmin.html"
+	for _, tt := range []struct {
+		title, uri string
+		want       bool
+	}{
+		{"dask.array.argmin — Dask documentation", uri, true},
+		{"dask.array.Array.argmin — Dask documentation", uri, false},
+		{"dask.array.Array.argmax — Dask documentation", uri, false},
+		{"Reductions (dask.array.argmin)", uri, true},
+		{"pytest-2.0.3: bug fixes", "https://docs.pytest.org/en/announce/release-2.0.3.html", false},
+		{"py.test 2.0.3: bug fixes", "https://docs.pytest.org/en/announce/release-2.0.3.html", false},
+		{"dask.array.argmin", "https://example.org/argmin", false},
+		{"a.b.c", "%zz", false},
+	} {
+		if got := otherName(tt.title, tt.uri); got != tt.want {
+			t.Errorf("otherName(%q, %q) = %v, want %v", tt.title, tt.uri, got, tt.want)
+		}
+	}
+}
+
+// TestPathWords: a path's names give their capitalised and numbered
+// parts besides the words Tokenize finds.
+func TestPathWords(t *testing.T) {
+	got := pathWords("https://eigen.tuxfamily.org/dox/classEigen_1_1FullPivLU-members.html")
+	for _, w := range []string{"dox", "classeigen", "class", "eigen", "1fullpivlu", "full", "piv", "lu", "members"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("pathWords lacks %q: %v", w, got)
+		}
+	}
+	if slices.Contains(got, "html") {
+		t.Errorf("pathWords holds the file type: %v", got)
+	}
+	if got := pathWords("%zz"); got != nil {
+		t.Errorf("pathWords of a broken URI = %v, want nil", got)
+	}
+}
+
+// TestEvidenceWeights: a title holding a rare word of the missing URI
+// outweighs one holding a common word of the anchor.
+func TestEvidenceWeights(t *testing.T) {
+	df := lexsig.NewMemDF()
+	df.SetDocs(10000)
+	df.Set("code", 2000)
+	df.Set("conjhelper", 3)
+	df.Set("source", 900)
+	c := &Clues{URI: "https://eigen.tuxfamily.org/dox/ConjHelper_8h_source.html"}
+	w, err := evidenceWeights(t.Context(), c, []Phrase{{Words: []string{"code"}, Pages: 1}}, df)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w["8h"]; ok {
+		t.Errorf("a word no document holds has a weight: %v", w)
+	}
+	page := titleWeight(lexsig.Tokenize("Eigen: ConjHelper.h Source File"), w)
+	other := titleWeight(lexsig.Tokenize("External Code Interface"), w)
+	if page <= other {
+		t.Errorf("page's title weighs %v, the other's %v", page, other)
+	}
+	if want := math.Log(10000.0/3) + math.Log(10000.0/900); math.Abs(page-want) > 1e-9 {
+		t.Errorf("page's title weighs %v, want %v", page, want)
+	}
+}

@@ -96,23 +96,34 @@ func ExampleConfidence() {
 }
 
 // TestRerankJudge: a reranked fusion's answer is as sure as its title
-// says only when several of the fusion's queries found it
+// says only when enough of the fusion's queries found it
 // (relink.FusionSupport).
 func TestRerankJudge(t *testing.T) {
 	f, _ := fakeFinder(t)
-	f.Searcher = lexsig.SearcherFunc(func(context.Context, lexsig.Query, int) ([]lexsig.Result, error) {
-		return []lexsig.Result{{Rank: 1, URI: "https://example.org/new", Title: "Sourdough starter guide"}}, nil
+	page := lexsig.Result{URI: "https://example.org/new", Title: "Sourdough starter guide"}
+	other := lexsig.Result{URI: "https://example.org/rye", Title: "Rye"}
+	f.Searcher = lexsig.SearcherFunc(func(_ context.Context, q lexsig.Query, _ int) ([]lexsig.Result, error) {
+		if q.Phrase {
+			return []lexsig.Result{other, page}, nil
+		}
+		return []lexsig.Result{other}, nil
 	})
-	one := relink.Rerank{Base: relink.Fusion{Members: []relink.Strategy{relink.AnchorPhrase{}}}}
-	f.Strategy = one
+	members := []relink.Strategy{relink.AnchorPhrase{}, relink.Paper{}, relink.Paper{Size: 1}, relink.Paper{Size: 2}, relink.URLTerms{}}
+	f.Strategy = relink.Rerank{Base: relink.Fusion{Members: members}}
 	res, err := f.Find(context.Background(), target)
 	require.NoError(t, err)
-	// One query of one: a fused score of 1/61.
-	assert.InDelta(t, (1.0/61)/relink.FusionSupport, res.Confidence, 1e-9)
+	// Second in one query of four or more: (1/7) / (n/6) of the most,
+	// below the support, though the title names the page.
+	require.Equal(t, page.URI, res.Candidates[0].URI)
+	n := float64(len(res.Queries))
+	require.GreaterOrEqual(t, n, 4.0, "distinct queries: %v", res.Queries)
+	assert.InDelta(t, (1.0/7)/(n/6)/relink.FusionSupport, res.Confidence, 1e-9)
 	assert.False(t, res.Found)
 
-	// Three different queries agreeing: 3/61, above the support.
-	f.Strategy = relink.Rerank{Base: relink.Fusion{Members: []relink.Strategy{relink.AnchorPhrase{}, relink.Paper{}, relink.URLTerms{}}}}
+	// Every query finding it first: the title's confidence.
+	f.Searcher = lexsig.SearcherFunc(func(context.Context, lexsig.Query, int) ([]lexsig.Result, error) {
+		return []lexsig.Result{page}, nil
+	})
 	res, err = f.Find(context.Background(), target)
 	require.NoError(t, err)
 	assert.InDelta(t, 1, res.Confidence, 1e-9)

@@ -2,6 +2,7 @@ package relink_test
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -229,8 +230,8 @@ func TestCascade(t *testing.T) {
 }
 
 func TestFusion(t *testing.T) {
-	// x is 1st and 3rd: 1/61 + 1/63 ≈ 0.03227, just above y, 2nd twice:
-	// 2/62 ≈ 0.03226; w, first once, scores less than either.
+	// x is 1st and 3rd: 1/6 + 1/8 ≈ 0.292, just above y, 2nd twice:
+	// 2/7 ≈ 0.286; w, first once, scores less than either.
 	f := relink.Fusion{Members: []relink.Strategy{
 		fixed{"a", []string{"https://example.org/x", "https://example.org/y", "https://example.org/z"}},
 		fixed{"b", []string{"https://example.org/w", "https://example.org/y", "https://example.org/x"}},
@@ -250,6 +251,35 @@ func TestFusion(t *testing.T) {
 	}
 	if len(o.Queries) != 2 {
 		t.Errorf("Fusion queries = %v, want both members'", o.Queries)
+	}
+}
+
+// TestFusionSameQuery: a member whose query an earlier member asked adds
+// nothing, and scores are shares of the most a candidate can get.
+func TestFusionSameQuery(t *testing.T) {
+	x, y := "https://example.org/x", "https://example.org/y"
+	f := relink.Fusion{Members: []relink.Strategy{
+		fixed{"a", []string{x}},
+		fixed{"a", []string{x}}, // the same query: not a second vote for x
+		fixed{"b", []string{y}},
+		fixed{"c", []string{y, x}},
+	}}
+	o, err := f.Find(context.Background(), clues(t), tools(&answers{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{y, x}, uris(o.Candidates)); diff != "" {
+		t.Errorf("Fusion candidates (-want +got):\n%s", diff)
+	}
+	// y: first in two of three queries, 2/6 of 3/6; x: 1/6 + 1/7 of 3/6.
+	want := []float64{2.0 / 3, (1.0/6 + 1.0/7) / 0.5}
+	for i, c := range o.Candidates {
+		if math.Abs(c.Score-want[i]) > 1e-9 {
+			t.Errorf("candidate %s scores %v, want %v", c.URI, c.Score, want[i])
+		}
+	}
+	if len(o.Queries) != 3 {
+		t.Errorf("Fusion queries = %v, want a, b and c once each", o.Queries)
 	}
 }
 

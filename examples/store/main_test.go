@@ -38,6 +38,8 @@ query: "sourdough starter"
 query: guide schedule feeding sourdough
 query: sourdough guide schedule feeding
 query: sourdough OR starter
+query: active alive
+query: active alive bakery
 1 https://example.org/guides/starter-care.html "Caring for a sourdough starter"
 `
 	if got := out.String(); got != want {
