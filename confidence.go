@@ -44,11 +44,15 @@ const DefaultThreshold = 0.8
 //     "libavutil/eval.h");
 //   - numbers, single letters or stop words;
 //
-// and ForeignTitle when it has words of its own besides: "Database
-// migration operations" holds "migration operations" whole, but the page
-// the backlinks name has no "database" in its title; a sibling does. So
-// does "dask.dataframe.DataFrame.min" for a link "min" to
-// "dask.array.Array.min": a dotted name's package is the title's own. A
+// and ForeignTitle when it has words of its own besides, unless another
+// title on the missing page's host holds those words too, without the
+// phrase (the site's pattern: "Struct Reference" in "FFmpeg:
+// AVFifoBuffer Struct Reference" and "FFmpeg: AVPacket Struct
+// Reference"). "Database migration operations" holds "migration
+// operations" whole, but the page the backlinks name has no "database" in
+// its title; a sibling does. So does "dask.dataframe.DataFrame.min" for a
+// link "min" to "dask.array.Array.min": a dotted name's package is the
+// title's own. A
 // phrase of numbers and single letters alone ("36 5", "j 2": a section's
 // number) needs no such check. A title that holds part of a phrase scores
 // 0.8 times the largest share of one phrase's words it holds, counting
@@ -59,10 +63,16 @@ const DefaultThreshold = 0.8
 // The score is halved when the second candidate's title scores as high,
 // unless the search scored the first clearly higher (Result.Score at least
 // 1.5 times the second's) or the first is on the missing page's host and
-// the second is not: two siblings the backlinks cannot tell apart. Clues
-// without anchor phrases judge by the missing URI's words (URLWords)
-// instead, at half weight. No candidate, or a first candidate without a
-// title, gives 0.
+// the second is not: two siblings the backlinks cannot tell apart.
+//
+// Besides the anchor phrases, the words of the missing URI's last segment
+// (SlugWords) are a phrase too, and the words of its path (with the parts
+// a name's capitals and digits set apart: "classEigen_1_1FullPivLU" gives
+// "full", "piv", "lu") count as the page's own. A title with a dotted name
+// that ends as the URI's does but is another scores at most OtherName.
+// Clues without anchor phrases judge by the missing URI's words
+// (URLWords) instead, at half weight. No candidate, or a first candidate
+// without a title, gives 0.
 func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 	if len(candidates) == 0 || candidates[0].Title == "" {
 		return 0
@@ -78,6 +88,11 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 		weight = 0.5
 	}
 	phrases = phrases[:min(len(phrases), 3)]
+	if weight == 1 {
+		if slug := SlugWords(c.URI); len(slug) > 0 && hasContentWord(strings.Join(slug, " ")) {
+			phrases = append(slices.Clone(phrases), Phrase{Words: slug})
+		}
+	}
 	for i, p := range phrases {
 		phrases[i].Words = trimPhrase(p.Words)
 	}
@@ -86,11 +101,18 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 	if sameHost(candidates[0].URI, c.URI) {
 		template = templateWords(candidates, c.URI)
 	}
-	conf := titleScore(candidates[0].Title, phrases, site, template)
+	score := func(i int) float64 {
+		s := titleScore(candidates[i].Title, phrases, site, template)
+		if s == ForeignTitle && patterned(candidates, i, c.URI, phrases, site) {
+			s = 1
+		}
+		return s
+	}
+	conf := score(0)
 	if otherName(candidates[0].Title, c.URI) {
 		conf = min(conf, OtherName)
 	}
-	if len(candidates) > 1 && conf > 0 && titleScore(candidates[1].Title, phrases, site, template) >= conf {
+	if len(candidates) > 1 && conf > 0 && score(1) >= conf {
 		first, second := candidates[0].Score, candidates[1].Score
 		byScore := first > 0 && second > 0 && first >= 1.5*second
 		byHost := sameHost(candidates[0].URI, c.URI) && !sameHost(candidates[1].URI, c.URI)
@@ -380,6 +402,46 @@ func withTemplate(site, template map[string]bool, title string, phrase []string)
 	}
 	return withWords(site, add)
 }
+
+// patterned reports whether candidate i's title holds an anchor phrase
+// whole beside words of its own (a path's directories aside) that another
+// title on the missing page's host among the first ten holds too, without
+// the phrase: the site's pattern of titles ("Source File" in "Eigen:
+// ComplexEigenSolver.h Source File", as in "Eigen: Rotation2D.h Source
+// File"), not a sibling's name.
+func patterned(candidates []lexsig.Result, i int, uri string, phrases []Phrase, site map[string]bool) bool {
+	if !sameHost(candidates[i].URI, uri) {
+		return false
+	}
+	title := lexsig.Tokenize(candidates[i].Title)
+	for _, p := range phrases {
+		if len(p.Words) == 0 || !contains(title, p.Words) {
+			continue
+		}
+		site := directories(candidates[i].Title, p.Words, site)
+		var own []string
+		for _, w := range title {
+			if !site[w] && len(w) > 1 && !isNumber(w) && !lexsig.IsStopWord(w) && !slices.Contains(p.Words, w) {
+				own = append(own, w)
+			}
+		}
+		if len(own) == 0 {
+			continue
+		}
+		for j, r := range candidates[:min(len(candidates), 10)] {
+			if j == i || !sameHost(r.URI, uri) {
+				continue
+			}
+			t := lexsig.Tokenize(r.Title)
+			if !contains(t, p.Words) && !slices.ContainsFunc(own, func(w string) bool { return !slices.Contains(t, w) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var patternTitles = 1
 
 // TemplateShare is the share of the other candidates' titles that must
 // hold a word for Confidence to count it as the site's template.

@@ -35,7 +35,10 @@ func TestConfidence(t *testing.T) {
 		{"the phrase whole", titles("The sourdough starter guide"), 1},
 		{"the phrase whole and the site's name", titles("Sourdough starter guide — Example Kitchen 2"), 1},
 		{"the phrase whole and words of its own", titles("Sourdough starter guide for rye"), relink.ForeignTitle},
-		{"part of a phrase", titles("Sourdough recipes"), 0.8 * 0.9 / 3},
+		{"part of a phrase", titles("Sourdough recipes"), 0.8 * 0.9 / 2}, // half the URI's "sourdough starter"
+		{"the URI's last segment whole", titles("Sourdough starter"), 1},
+		{"words of its own that the site's titles share", titles("Sourdough starter guide for rye", "Focaccia for rye"), 1},
+		{"words of its own on another host", []lexsig.Result{{URI: "https://other.example/1", Title: "Sourdough starter guide for rye"}, {URI: "https://other.example/2", Title: "Focaccia for rye"}}, relink.ForeignTitle},
 		{"nothing in common", titles("Rye bread"), 0},
 		{"two siblings alike", titles("Sourdough starter guide", "The sourdough starter guide"), 0.5},
 		{"a sibling with words of its own", titles("Sourdough starter guide", "Sourdough starter guide (old)"), 1},
