@@ -496,7 +496,7 @@ func (s *Store) incomplete(ctx context.Context) error {
 			SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory'
 			AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 			AND k.classid = $1::bigint::oid AND k.objid = i.id::oid AND k.objsubid = 2) AS held) l`,
-		int64(lockClass)).Scan(&running, &interrupted, &derived, &filled)
+		int64(s.lockClass)).Scan(&running, &interrupted, &derived, &filled)
 	if err != nil {
 		return err
 	}

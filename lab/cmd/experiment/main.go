@@ -56,7 +56,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -216,11 +215,12 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	// The archived copy of a target is its page in the store as built
 	// from the corpus, before it went missing or moved.
 	archive := func(ctx context.Context, t string) (*filter.Page, error) { return s.Fetch(ctx, t) }
+	searches := timeSearches(s)
 	ev := eval.Evaluation{
 		Targets:      uris,
 		Missing:      views(s),
 		DF:           s,
-		Searcher:     s,
+		Searcher:     searches,
 		Grid:         eval.Grid{Nav: cfg.navSettings()},
 		Workers:      cfg.workers,
 		PageBudget:   cfg.pageBudget << 20,
@@ -235,7 +235,10 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	grid := time.Since(start)
+	ev.Searcher = s // each mode times its own searches (evaluate)
 	res := &results{
+		latency: searches.summary(),
+		backend: backendName(cfg.storePath),
 		corpus:  corpus,
 		seed:    cfg.seed,
 		targets: targets,
@@ -273,7 +276,7 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 
 // views returns the Missing function of an evaluation over s: each
 // target missing in its own view.
-func views(s *store.Store) func(string) eval.View {
+func views(s labStore) func(string) eval.View {
 	return func(t string) eval.View {
 		v := s.WithMissing(t)
 		return eval.View{
@@ -287,8 +290,8 @@ func views(s *store.Store) func(string) eval.View {
 // manifest's files are on this machine (an ingest that is already complete
 // takes a fraction of a second). It returns the corpus's name and the time
 // spent building.
-func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store, *store.Manifest, string, time.Duration, error) {
-	corpus := filepath.Base(cfg.storePath)
+func openStore(ctx context.Context, cfg *config, stderr io.Writer) (labStore, *store.Manifest, string, time.Duration, error) {
+	corpus := storeBase(cfg.storePath)
 	var m *store.Manifest
 	if cfg.manifest != "" {
 		var err error
@@ -300,23 +303,22 @@ func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store
 	// Without a corpus to build it from, or without the corpus's files,
 	// the store is only read: it is never created or changed, and one
 	// whose ingest did not finish is refused (store.ErrIncomplete).
-	readOnly := &store.Options{QueryCache: -1, ReadOnly: true} // Evaluate keeps its own cache
 	if m == nil {
-		s, err := store.Open(cfg.storePath, readOnly)
+		s, err := openLab(ctx, cfg.storePath, true)
 		if err != nil {
 			return nil, nil, "", 0, fmt.Errorf("%w (give -corpus to build it)", err)
 		}
 		return s, m, corpus, 0, nil
 	}
 	if missing := missingRoots(m); len(missing) > 0 {
-		s, err := store.Open(cfg.storePath, readOnly)
+		s, err := openLab(ctx, cfg.storePath, true)
 		if err != nil {
 			return nil, nil, "", 0, fmt.Errorf("the corpus is not installed (no %s): run scripts/install-corpus.sh %s as root", missing[0], cfg.manifest)
 		}
 		fmt.Fprintf(stderr, "experiment: %d corpus directories are not on this machine (first: %s); using the store as it is\n", len(missing), missing[0])
 		return s, m, corpus, 0, nil
 	}
-	s, err := store.Open(cfg.storePath, &store.Options{QueryCache: -1})
+	s, err := openLab(ctx, cfg.storePath, false)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
@@ -326,11 +328,11 @@ func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store
 	p.Finish()
 	if err != nil {
 		s.Close()
-		return nil, nil, "", 0, fmt.Errorf("building %s: %w", cfg.storePath, err)
+		return nil, nil, "", 0, fmt.Errorf("building %s: %w", s.name(), err)
 	}
 	took := time.Since(start)
 	if st.Pages > 0 || st.Redirects > 0 {
-		fmt.Fprintf(stderr, "experiment: built %s: %s\n", cfg.storePath, st)
+		fmt.Fprintf(stderr, "experiment: built %s: %s\n", s.name(), st)
 	}
 	return s, m, corpus, took, nil
 }
@@ -350,7 +352,7 @@ func missingRoots(m *store.Manifest) []string {
 
 // drawTargets draws n targets with seed from the pages that another page
 // links to (draw.Targets, shared with lab/fixbench).
-func drawTargets(ctx context.Context, s *store.Store, n int, seed uint64) ([]target, int, error) {
+func drawTargets(ctx context.Context, s draw.Pager, n int, seed uint64) ([]target, int, error) {
 	return draw.Targets(ctx, s, n, seed)
 }
 
