@@ -620,3 +620,86 @@ func TestOddBytes(t *testing.T) {
 		t.Errorf("Search(café) = %v, want the page", res)
 	}
 }
+
+// TestSchemas checks that one database holds several stores, one schema
+// each: each schema's store is built and read on its own, and what the
+// ingest of one schema does is not taken for the other's (ingest ids are
+// counted per schema, so that both schemas' first ingests have id 1): an
+// ingest running in one schema is not an ingest running in the other. A
+// read-only Open of a schema that does not exist creates nothing.
+func TestSchemas(t *testing.T) {
+	m := fixtureWeb(t)
+	ctx := context.Background()
+	dsn := pgtest.Database(t)
+	open := func(schema string, readOnly bool) (*postgres.Store, error) {
+		return postgres.Open(ctx, postgres.DSN(dsn), &postgres.Options{Schema: schema, ReadOnly: readOnly})
+	}
+	readable := func(schema string) error {
+		s, err := open(schema, true)
+		if err == nil {
+			s.Close()
+		}
+		return err
+	}
+	const a, b = "alpha", `Beta "mode"`
+
+	// Schema b's first ingest, of half of the web, is interrupted.
+	sb, err := open(b, false)
+	require.NoError(t, err)
+	defer sb.Close()
+	require.Equal(t, b, sb.Schema())
+	half := store.IngestOptions{Shares: 2, Share: 0, BatchSize: 1, Workers: 1}
+	cctx, cancel := context.WithCancel(ctx)
+	half.Progress = func(p store.Progress) {
+		if p.Files >= 2 {
+			cancel()
+		}
+	}
+	_, err = sb.IngestManifest(cctx, m, half)
+	require.ErrorIs(t, err, context.Canceled)
+
+	// While schema a's first ingest runs, a's store is being built and
+	// b's is interrupted, not running.
+	sa, err := open(a, false)
+	require.NoError(t, err)
+	defer sa.Close()
+	var duringA, duringB error
+	first := true
+	_, err = sa.IngestManifest(ctx, m, store.IngestOptions{BatchSize: 2, Workers: 1, Progress: func(p store.Progress) {
+		if p.Files >= 2 && first {
+			first = false
+			duringA, duringB = readable(a), readable(b)
+		}
+	}})
+	require.NoError(t, err)
+	require.False(t, first, "the ingest reported no progress")
+	require.ErrorIs(t, duringA, postgres.ErrIncomplete)
+	require.ErrorContains(t, duringA, "is running")
+	require.ErrorIs(t, duringB, postgres.ErrIncomplete)
+	require.ErrorContains(t, duringB, "did not finish")
+
+	// Schema b's ingest, run again, finishes.
+	half.Progress = nil
+	_, err = sb.IngestManifest(ctx, m, half)
+	require.NoError(t, err)
+	ra, err := open(a, true)
+	require.NoError(t, err)
+	defer ra.Close()
+	rb, err := open(b, true)
+	require.NoError(t, err)
+	defer rb.Close()
+	na, err := ra.Docs(ctx)
+	require.NoError(t, err)
+	nb, err := rb.Docs(ctx)
+	require.NoError(t, err)
+	if nb == 0 || nb >= na {
+		t.Errorf("schema a holds %d pages, schema b %d: want the whole web and part of it", na, nb)
+	}
+
+	// The database's own schema holds no store; a schema that does not
+	// exist is no store, and a reader does not create it.
+	require.ErrorIs(t, readable(""), postgres.ErrNoStore)
+	require.ErrorIs(t, readable("nosuch"), postgres.ErrNoStore)
+	require.Equal(t, 0, pgtest.Int(t, dsn, `SELECT count(*) FROM pg_namespace WHERE nspname = 'nosuch'`))
+	require.Equal(t, 1, pgtest.Int(t, dsn, `SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'pages'`, b))
+}
