@@ -79,6 +79,18 @@
 // does. A read-only Open never creates or changes anything: its
 // connections are default_transaction_read_only.
 //
+// One database holds several stores, one PostgreSQL schema each
+// (Options.Schema): Open creates the schema when it is missing, unless
+// read-only, and sets its connections' search_path to it alone, so that
+// every table, the version lookup and the check for another program's
+// tables are the schema's. Ingest ids are counted per schema, and the
+// advisory locks of a schema other than public have a class of their own
+// (a hash of the schema's name), so that an ingest running in one schema
+// is never taken for one of another. The experiment (lab/cmd/experiment)
+// keeps its evaluation modes' stores so, beside the paper's. A schema per
+// store needs one DSN and one server's pool of connections; a database
+// per store would do as well, with a DSN each.
+//
 // Every table that grows with the web is keyed by canonical URI: pages,
 // redirects, uris and link_sources by their own URI, links and
 // link_records by their target (dst, src, pos), so that a target's page

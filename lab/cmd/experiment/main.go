@@ -15,6 +15,14 @@
 // (FILE.moved, FILE.migrated, FILE.edited), except deleted, which reads
 // FILE.
 //
+// -store may instead be a postgres:// or postgresql:// URL: the paper's
+// store is then the PostgreSQL store (package provider/postgres) in the
+// URL's database and search path, and each mode's store is built in a
+// schema of its own in that database, named after the paper store's
+// schema and the mode (public_moved, public_migrated, public_edited). The
+// results are the same files; the URL's password is in none of them and
+// in no line printed.
+//
 // It builds the store from the manifest when FILE does not hold it yet (an
 // interrupted build is finished), runs the grid with and without navigation
 // links, shows progress on stderr, writes its results into DIR and prints the
@@ -46,6 +54,11 @@
 //     (the paper's Table "Pre-Processing Results").
 //   - versions.txt: the corpus packages' versions, Go, the git commit and the
 //     command line.
+//   - latency.json: the backend (sqlite or postgres) and, for every mode,
+//     the median and 99th percentile of the time a search of the store
+//     took for queries of 3 and of 4 terms (each distinct query is
+//     searched once, by the evaluation's workers at once); the same
+//     figures are printed with the times.
 package main
 
 import (
@@ -108,7 +121,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.manifest, "corpus", "", "corpus manifest `FILE` (BENCHMARK.md format); the store is built from it if needed")
-	fs.StringVar(&cfg.storePath, "store", "relink.db", "store `FILE` (built by relink corpus, or from -corpus)")
+	fs.StringVar(&cfg.storePath, "store", "relink.db", "store `FILE` (built by relink corpus, or from -corpus), or a postgres:// URL of a database (each mode's store in a schema of its own)")
 	fs.IntVar(&cfg.targets, "targets", 300, "number of targets drawn")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the targets' draw")
 	fs.StringVar(&cfg.out, "out", "results", "`DIR`ectory to write the results into")
