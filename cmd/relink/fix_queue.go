@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/linkrot/relink/provider/pgqueue"
 	"github.com/linkrot/relink/provider/postgres"
@@ -92,5 +93,16 @@ func queued(ctx context.Context, e *env, c *fixConfig, links []repair.DeadLink) 
 	if err != nil {
 		return nil, fmt.Errorf("queue: %w", postgres.DSN(c.storePath).Scrub(err))
 	}
+	// The queue keeps a finished run's results, so that fix run again
+	// with the same input gets them at once, for queueKeep; then it
+	// forgets them.
+	if n, err := q.Prune(ctx, time.Now().Add(-queueKeep)); err != nil {
+		fmt.Fprintf(e.stderr, "relink fix: the queue's old runs were not pruned: %v\n", err)
+	} else if n > 0 {
+		fmt.Fprintf(e.stderr, "relink fix: pruned %d runs of the queue that finished more than %d days ago\n", n, queueKeep/(24*time.Hour))
+	}
 	return results, bad
 }
+
+// queueKeep is how long the queue keeps a finished run's results.
+const queueKeep = 30 * 24 * time.Hour

@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"iter"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -35,18 +36,24 @@ type Target struct {
 // backlink page (or none that keep accepted).
 var ErrNoCandidates = errors.New("no page of the store has a backlink page")
 
+// Pager lists a store's pages: provider/store's SQLite store and
+// provider/postgres's store both do.
+type Pager interface {
+	Pages(ctx context.Context) iter.Seq2[store.PageInfo, error]
+}
+
 // Targets draws n targets at random, with seed, from the pages that at
 // least one other page links to (BENCHMARK.md: "Targets are drawn at
 // random with a fixed seed from the pages that have at least one backlink
 // page"), and returns them in URI order with the number of candidates.
 // Fewer than n are returned when there are fewer candidates.
-func Targets(ctx context.Context, s *store.Store, n int, seed uint64) ([]Target, int, error) {
+func Targets(ctx context.Context, s Pager, n int, seed uint64) ([]Target, int, error) {
 	return TargetsOf(ctx, s, n, seed, nil)
 }
 
 // TargetsOf is Targets from the pages keep reports true for (all of them
 // when keep is nil).
-func TargetsOf(ctx context.Context, s *store.Store, n int, seed uint64, keep func(store.PageInfo) bool) ([]Target, int, error) {
+func TargetsOf(ctx context.Context, s Pager, n int, seed uint64, keep func(store.PageInfo) bool) ([]Target, int, error) {
 	var pages []store.PageInfo
 	for p, err := range s.Pages(ctx) {
 		if err != nil {

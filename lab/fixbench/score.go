@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/linkrot/relink/lab/internal/stats"
 	"github.com/linkrot/relink/repair"
 )
 
@@ -105,14 +106,7 @@ func ratio(a, b int) float64 {
 }
 
 // quantile returns the q quantile of xs (the nearest rank), 0 for none.
-func quantile(xs []float64, q float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Sorted(slices.Values(xs))
-	i := int(math.Ceil(q*float64(len(s)))) - 1
-	return s[max(i, 0)]
-}
+func quantile(xs []float64, q float64) float64 { return stats.Quantile(xs, q) }
 
 // Experiment is the experiment's figures for the default method on the
 // same moved targets, read from its summary.json.

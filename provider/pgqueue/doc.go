@@ -59,14 +59,17 @@
 //
 // Everything is in the schema relink_work (Schema), apart from a store's
 // tables in the same database: river's tables (river's own migrations,
-// rivermigrate) and runs, results, records and limits. Open makes or
-// updates them under an advisory lock.
+// rivermigrate) and runs, results, records and limits, which are
+// versioned as provider/postgres's store is (the queue_version table,
+// SchemaVersion; a later version is ErrSchema). Open makes or updates
+// them under an advisory lock.
 //
 // # What it does not do
 //
-// It does not start workers, remove old runs and results (delete a run's
-// row to remove its results; river removes its finished jobs after a
-// day), or bound the records table's size. Settings are stored as given:
+// It does not start workers or bound the records table's size. Runs and
+// results stay until Prune deletes those that finished before a time
+// (relink fix -queue prunes the runs that finished more than 30 days
+// ago); river removes its finished jobs after a day. Settings are stored as given:
 // they must hold no secret (relink fix leaves its API keys out; each
 // worker reads its own).
 package pgqueue

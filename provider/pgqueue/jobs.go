@@ -481,6 +481,36 @@ func (q *Queue) Progress(ctx context.Context, run string) (Progress, error) {
 	return p, err
 }
 
+// Prune deletes the runs that finished before t (every item has a final
+// result, the last of them written before t), with their results and
+// their river jobs, and returns how many it deleted. A run that has not
+// finished is kept however old it is. A run deleted and enqueued again is
+// done again from the start.
+func (q *Queue) Prune(ctx context.Context, t time.Time) (int, error) {
+	var n int
+	err := pgx.BeginFunc(ctx, q.pool, func(tx pgx.Tx) error {
+		rows, _ := tx.Query(ctx, `DELETE FROM `+Schema+`.runs r
+			WHERE r.created < $1
+			AND (SELECT count(*) FROM `+Schema+`.results x WHERE x.run = r.id AND x.final) >= r.total
+			AND NOT EXISTS (SELECT 1 FROM `+Schema+`.results x WHERE x.run = r.id AND x.updated >= $1)
+			RETURNING r.id`, t)
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		n = len(ids)
+		if n == 0 {
+			return nil
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM `+Schema+`.river_job WHERE kind = $1 AND args->>'run' = ANY($2)`, jobKind, ids)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("pgqueue: prune: %w", q.dsn.Scrub(err))
+	}
+	return n, nil
+}
+
 // RunID names the run of settings over items: the SHA-256 of both, in
 // hex. The same settings and items in the same order give the same ID, so
 // that a run enqueued again (a killed process run again) finds its items

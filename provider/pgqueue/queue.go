@@ -78,9 +78,22 @@ const (
 	lockSetup = 1
 )
 
-// tables are the queue's own tables, besides river's. Keys of records are
-// bytes: a cache key may hold a NUL byte, which text cannot.
-var tables = []string{
+// SchemaVersion is the version of the queue's own tables (runs, results,
+// records, limits; river versions its tables itself): the number of
+// migrations. Open applies the missing ones and refuses a database of a
+// later version with ErrSchema.
+const SchemaVersion = 1
+
+// ErrSchema is returned, wrapped, by Open for a queue whose tables are of
+// a later version than SchemaVersion.
+var ErrSchema = errors.New("pgqueue: unknown schema version")
+
+// migrations[i] makes version i+1 of the queue's tables from version i,
+// in one transaction. Version 1 creates the tables only where they are
+// missing: queues made before the tables were versioned hold them already.
+// Keys of records are bytes: a cache key may hold a NUL byte, which text
+// cannot.
+var migrations = [][]string{{
 	`CREATE TABLE IF NOT EXISTS ` + Schema + `.runs (
 		id text PRIMARY KEY,
 		settings text[] NOT NULL,
@@ -106,6 +119,42 @@ var tables = []string{
 	`CREATE TABLE IF NOT EXISTS ` + Schema + `.limits (
 		key text PRIMARY KEY,
 		next_at timestamptz NOT NULL)`,
+}}
+
+// migrate brings the queue's own tables to SchemaVersion, each migration
+// in a transaction that records its version in the table queue_version.
+// The caller holds the setup lock.
+func migrate(ctx context.Context, conn *pgxpool.Conn) error {
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+Schema+`.queue_version (version integer NOT NULL)`); err != nil {
+		return err
+	}
+	var v int
+	err := conn.QueryRow(ctx, `SELECT version FROM `+Schema+`.queue_version`).Scan(&v)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		if _, err := conn.Exec(ctx, `INSERT INTO `+Schema+`.queue_version (version) VALUES (0)`); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	case v > SchemaVersion:
+		return fmt.Errorf("%w: %d (this package knows up to %d)", ErrSchema, v, SchemaVersion)
+	}
+	for i := v; i < SchemaVersion; i++ {
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			for _, stmt := range migrations[i] {
+				if _, err := tx.Exec(ctx, stmt); err != nil {
+					return err
+				}
+			}
+			_, err := tx.Exec(ctx, `UPDATE `+Schema+`.queue_version SET version = $1`, i+1)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	return nil
 }
 
 // setup makes the schema, river's tables and the queue's, holding an
@@ -131,10 +180,5 @@ func (q *Queue) setup(ctx context.Context) error {
 	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 		return fmt.Errorf("river's migrations: %w", err)
 	}
-	for _, t := range tables {
-		if _, err := conn.Exec(ctx, t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return migrate(ctx, conn)
 }

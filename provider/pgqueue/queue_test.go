@@ -281,3 +281,82 @@ func TestCollectOutOfOrder(t *testing.T) {
 		t.Errorf("second result %d, want 0", i)
 	}
 }
+
+// TestPrune checks that Prune deletes the runs that finished before its
+// time, with their results and jobs, and keeps the others: a run not
+// finished, and every run finished after the time.
+func TestPrune(t *testing.T) {
+	q, dsn := open(t)
+	ctx := context.Background()
+	finished := pgqueue.Run{ID: "finished", Settings: []string{"-a"}}
+	unfinished := pgqueue.Run{ID: "unfinished", Settings: []string{"-b"}}
+	_, err := q.Enqueue(ctx, finished, items(3))
+	require.NoError(t, err)
+	stop := startWorker(t, q, pgqueue.WorkOptions{Concurrency: 2}, echo("a"))
+	collect(t, q, finished.ID, 3)
+	stop()
+	_, err = q.Enqueue(ctx, unfinished, items(2)) // no worker runs: not finished
+	require.NoError(t, err)
+	count := func(table, run string) int {
+		col := "run"
+		if table == "runs" {
+			col = "id"
+		}
+		return pgtest.Int(t, dsn, `SELECT count(*) FROM `+pgqueue.Schema+`.`+table+` WHERE `+col+` = $1`, run)
+	}
+	jobs := func(run string) int {
+		return pgtest.Int(t, dsn, `SELECT count(*) FROM `+pgqueue.Schema+`.river_job WHERE args->>'run' = $1`, run)
+	}
+	require.Equal(t, 3, count("results", finished.ID))
+
+	// Nothing finished before an hour ago.
+	n, err := q.Prune(ctx, time.Now().Add(-time.Hour))
+	require.NoError(t, err)
+	require.Zero(t, n)
+	require.Equal(t, 1, count("runs", finished.ID))
+
+	// Everything finished before an hour from now: the finished run goes,
+	// the unfinished one stays.
+	n, err = q.Prune(ctx, time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Zero(t, count("runs", finished.ID)+count("results", finished.ID)+jobs(finished.ID))
+	require.Equal(t, 1, count("runs", unfinished.ID))
+	require.Equal(t, 2, jobs(unfinished.ID))
+
+	// The pruned run enqueued again is done again.
+	added, err := q.Enqueue(ctx, finished, items(3))
+	require.NoError(t, err)
+	require.Equal(t, 3, added)
+}
+
+// TestQueueVersion checks the versioning of the queue's tables: Open
+// records SchemaVersion, adopts the tables of a queue made before they
+// were versioned (keeping its rows), and refuses a later version.
+func TestQueueVersion(t *testing.T) {
+	q, dsn := open(t)
+	ctx := context.Background()
+	version := `SELECT version FROM ` + pgqueue.Schema + `.queue_version`
+	require.Equal(t, pgqueue.SchemaVersion, pgtest.Int(t, dsn, version))
+	_, err := q.Enqueue(ctx, pgqueue.Run{ID: "kept"}, items(1))
+	require.NoError(t, err)
+	exec := func(sql string) {
+		t.Helper()
+		c, err := pgx.Connect(ctx, dsn)
+		require.NoError(t, err)
+		defer c.Close(ctx)
+		_, err = c.Exec(ctx, sql)
+		require.NoError(t, err)
+	}
+
+	exec(`DROP TABLE ` + pgqueue.Schema + `.queue_version`)
+	again, err := pgqueue.Open(ctx, postgres.DSN(dsn))
+	require.NoError(t, err)
+	again.Close()
+	require.Equal(t, pgqueue.SchemaVersion, pgtest.Int(t, dsn, version))
+	require.Equal(t, 1, pgtest.Int(t, dsn, `SELECT count(*) FROM `+pgqueue.Schema+`.runs WHERE id = 'kept'`))
+
+	exec(`UPDATE ` + pgqueue.Schema + `.queue_version SET version = version + 1`)
+	_, err = pgqueue.Open(ctx, postgres.DSN(dsn))
+	require.ErrorIs(t, err, pgqueue.ErrSchema)
+}

@@ -79,6 +79,18 @@
 // does. A read-only Open never creates or changes anything: its
 // connections are default_transaction_read_only.
 //
+// One database holds several stores, one PostgreSQL schema each
+// (Options.Schema): Open creates the schema when it is missing, unless
+// read-only, and sets its connections' search_path to it alone, so that
+// every table, the version lookup and the check for another program's
+// tables are the schema's. Ingest ids are counted per schema, and the
+// advisory locks of a schema other than public have a class of their own
+// (a hash of the schema's name), so that an ingest running in one schema
+// is never taken for one of another. The experiment (lab/cmd/experiment)
+// keeps its evaluation modes' stores so, beside the paper's. A schema per
+// store needs one DSN and one server's pool of connections; a database
+// per store would do as well, with a DSN each.
+//
 // Every table that grows with the web is keyed by canonical URI: pages,
 // redirects, uris and link_sources by their own URI, links and
 // link_records by their target (dst, src, pos), so that a target's page
@@ -109,11 +121,16 @@
 // counting TitleWeight times, FTS5's IDF): document frequencies and N from
 // the terms and corpus tables, which every batch keeps exact (not ts_stat
 // at query time), term frequencies from the tsvector cut down to the
-// query's words. Options.Ranking = RankCD uses ts_rank_cd instead. A
-// tsvector keeps at most 256 positions of a word and none past 16383, so
-// very repetitive or long pages count a word less often than FTS5 does,
-// and a phrase is scored word by word where FTS5 scores it whole;
-// otherwise scores equal FTS5's to nine digits.
+// query's words. A phrase (a phrase query, or a term of several words) is
+// one term, as in FTS5: its frequency is the number of places the page
+// holds it, within the title or within the text, and its document
+// frequency the number of pages holding it, counted at query time.
+// Options.Ranking = RankCD uses ts_rank_cd instead. A tsvector keeps at
+// most 256 positions of a word and none past 16383, so very repetitive or
+// long pages count a word, or a phrase, less often than FTS5 does;
+// otherwise scores equal FTS5's to nine digits. (Before phrases were
+// scored whole, the experiment's phrase-query methods ranked up to 0.10
+// mean nDCG below SQLite's on the development corpus.)
 //
 // On the development corpus (lab/corpus/dev.json, 4,532 pages), the
 // paper's best method (4-term anchor-text signatures of 300 pages with

@@ -78,30 +78,30 @@ func (s *Store) ingest(ctx context.Context, src ingest.Source, opts store.Ingest
 		return store.Stats{}, fmt.Errorf("postgres: ingest: %w", s.dsn.scrub(err))
 	}
 	defer conn.Release()
-	id, err := beginIngest(ctx, conn, src.Kind)
+	id, err := beginIngest(ctx, conn, s.lockClass, src.Kind)
 	if err != nil {
 		return store.Stats{}, fmt.Errorf("postgres: ingest: %w", err)
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, $2)`, lockClass, id)
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, $2)`, s.lockClass, id)
 	prior, err := loadSources(ctx, conn)
 	if err != nil {
 		return store.Stats{}, fmt.Errorf("postgres: ingest: %w", err)
 	}
-	w := &writer{conn: conn, id: id, titleWeight: s.titleWeight}
+	w := &writer{conn: conn, id: id, class: s.lockClass, titleWeight: s.titleWeight}
 	st, err := ingest.Run(ctx, src, opts, prior, w)
 	st.Duration = time.Since(start)
 	return st, err
 }
 
 // beginIngest records an ingest of kind as begun and takes its advisory
-// lock on conn, which the session holds until it unlocks or ends: a
+// lock (class, id) on conn, which the session holds until it unlocks or ends: a
 // reader that finds the ingest's row and no lock knows it was interrupted.
-func beginIngest(ctx context.Context, conn *pgxpool.Conn, kind string) (int64, error) {
+func beginIngest(ctx context.Context, conn *pgxpool.Conn, class int32, kind string) (int64, error) {
 	var id int64
 	if err := conn.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('ingests', 'id'))`).Scan(&id); err != nil {
 		return 0, err
 	}
-	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1, $2)`, lockClass, id); err != nil {
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1, $2)`, class, id); err != nil {
 		return 0, err
 	}
 	if _, err := conn.Exec(ctx, `INSERT INTO ingests (id, kind) VALUES ($1, $2)`, id, kind); err != nil {
@@ -128,6 +128,7 @@ func loadSources(ctx context.Context, conn *pgxpool.Conn) (map[string]string, er
 type writer struct {
 	conn        *pgxpool.Conn
 	id          int64 // the ingest's row in ingests
+	class       int32 // the first key of the store's advisory locks
 	titleWeight float64
 	items       []*ingest.Item
 }
@@ -505,12 +506,13 @@ func writeProgress(ctx context.Context, tx pgx.Tx, items []*ingest.Item) error {
 // ingests: a batch that added pages or redirects has committed before
 // Finish counts the links, or waits for it and makes a new generation,
 // which the next Finish counts again.
-func (w *writer) Finish(ctx context.Context) error { return finish(ctx, w.conn, w.id) }
+func (w *writer) Finish(ctx context.Context) error { return finish(ctx, w.conn, w.class, w.id) }
 
-// finish is Finish for the ingest id, on conn.
-func finish(ctx context.Context, conn *pgxpool.Conn, id int64) error {
+// finish is Finish for the ingest id of the store whose advisory locks
+// have class, on conn.
+func finish(ctx context.Context, conn *pgxpool.Conn, class int32, id int64) error {
 	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, 0)`, lockClass); err != nil {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, 0)`, class); err != nil {
 			return err
 		}
 		var generation int64
@@ -541,7 +543,7 @@ func finish(ctx context.Context, conn *pgxpool.Conn, id int64) error {
 		}
 		_, err := tx.Exec(ctx, `DELETE FROM ingests i WHERE i.id = $1 OR NOT EXISTS (
 			SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-			AND l.classid = $2::bigint::oid AND l.objid = i.id::oid AND l.objsubid = 2)`, id, int64(lockClass))
+			AND l.classid = $2::bigint::oid AND l.objid = i.id::oid AND l.objsubid = 2)`, id, int64(class))
 		return err
 	})
 	if err == nil {

@@ -207,8 +207,8 @@ func (s *Store) Docs(ctx context.Context) (int64, error) {
 // that hold the terms next to each other in order. The GIN index on the
 // pages' tsvectors finds the pages; Options.Ranking orders them: BM25 by
 // default (k1 = 1.2, b = 0.75, FTS5's IDF, a title word counting
-// Options.TitleWeight times; a term of several words is scored word by
-// word), ties broken by URI in byte order. Score is higher for better
+// Options.TitleWeight times; a phrase, or a term of several words, is
+// one term, as in FTS5), ties broken by URI in byte order. Score is higher for better
 // pages. A query with no word returns an empty slice; a limit that is not
 // positive or above MaxResults means MaxResults. Safe for concurrent use.
 func (s *Store) Search(ctx context.Context, query lexsig.Query, limit int) ([]lexsig.Result, error) {
@@ -228,7 +228,8 @@ func (s *Store) Search(ctx context.Context, query lexsig.Query, limit int) ([]le
 			FROM pages WHERE tsv @@ $1::tsquery
 			ORDER BY score DESC, uri COLLATE "C" LIMIT $2`, tsq, limit)
 	default:
-		rows, err = s.pool.Query(ctx, bm25SQL, tsq, terms, limit, s.titleWeight)
+		p := phrasesOf(query)
+		rows, err = s.pool.Query(ctx, bm25SQL, tsq, terms, limit, s.titleWeight, p.words, p.phrase, p.place, p.tsquery, p.required)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: search %q: %w", query.String(), err)
@@ -246,35 +247,110 @@ func (s *Store) Search(ctx context.Context, query lexsig.Query, limit int) ([]le
 	return results, nil
 }
 
-// bm25SQL ranks the pages that match the tsquery $1 by Okapi BM25 over the
-// words $2, at most $3 of them, a title word counting $4 times, as
-// FTS5's bm25() does: IDF log((N - n + 0.5) / (n + 0.5)), at least 1e-6,
-// with n from the terms table and N and the average length from the
-// corpus row; term frequencies from each page's tsvector. The vector is
-// cut down to the query's words before it is read (setweight marks their
-// positions C, which no other position is, and ts_filter keeps those), and
-// a position up to the page's title length is a title word: reading every
-// word of every matching page made a query ten times slower.
+// bm25SQL ranks the pages that match the tsquery $1 by Okapi BM25, as
+// FTS5's bm25() does: each of the query's phrases ($5: their words in
+// order, $6: the phrase of each word, 0, 1, ..., $7: its place in the
+// phrase; a word alone is a phrase of one) is one term, with IDF
+// log((N - n + 0.5) / (n + 0.5)), at least 1e-6, n the pages that hold
+// the phrase (the terms table's count for a word, a count of the pages
+// matching the phrase's tsquery, $8, for a phrase of several words), N
+// and the average length from the corpus row; its frequency on a page is
+// the number of places it occurs, in the title (weighing $4) or in the
+// text: one that runs from the title into the text counts for neither,
+// as FTS5's columns are apart, and a page that holds fewer than $9 of
+// the phrases so is left out. The vector is cut down to the query's words
+// $2 before it is read (setweight marks their positions C, which no
+// other position is, and ts_filter keeps those), and a position up to
+// the page's title length is a title word: reading every word of every
+// matching page made a query ten times slower. At most $3 pages.
 const bm25SQL = `
 WITH c AS (
 	SELECT pages::float8 AS n, CASE WHEN pages > 0 THEN length::float8 / pages ELSE 1 END AS avgdl FROM corpus
+), ph AS (
+	SELECT x.w, x.j, x.o FROM unnest($5::text[], $6::int[], $7::int[]) AS x(w, j, o)
+), pl AS (
+	SELECT j, count(*) AS k, min(w) FILTER (WHERE o = 0) AS first FROM ph GROUP BY j
 ), q AS (
-	SELECT t.term, greatest(ln((c.n - t.docs + 0.5) / (t.docs + 0.5)), 1e-6) AS idf
-	FROM terms t, c WHERE t.term = ANY($2)
+	SELECT pl.j, pl.k, greatest(ln((c.n - d.n + 0.5) / (d.n + 0.5)), 1e-6) AS idf
+	FROM pl CROSS JOIN c CROSS JOIN LATERAL (
+		SELECT (CASE WHEN pl.k = 1 THEN coalesce((SELECT docs FROM terms WHERE term = pl.first), 0)
+			ELSE (SELECT count(*) FROM pages WHERE tsv @@ ($8::text[])[pl.j + 1]::tsquery) END)::float8 AS n
+	) d
 ), m AS (
 	SELECT uri, title, tsv, len, tlen FROM pages WHERE tsv @@ $1::tsquery
 )
 SELECT m.uri, m.title, sum(q.idf * f.tf * 2.2 / (f.tf + 1.2 * (0.25 + 0.75 * m.len / c.avgdl))) AS score
 FROM m CROSS JOIN c
 CROSS JOIN LATERAL (
-	SELECT u.lexeme, sum(CASE WHEN p <= m.tlen THEN $4::float8 ELSE 1 END) AS tf
-	FROM unnest(ts_filter(setweight(m.tsv, 'C', $2), '{c}')) u, unnest(u.positions) p
-	GROUP BY u.lexeme
+	WITH w AS MATERIALIZED (
+		SELECT u.lexeme, u.positions FROM unnest(ts_filter(setweight(m.tsv, 'C', $2), '{c}')) u
+	)
+	SELECT h0.j, sum(CASE WHEN p + pl.k - 1 <= m.tlen THEN $4::float8 WHEN p > m.tlen THEN 1 ELSE 0 END) AS tf
+	FROM w JOIN ph h0 ON h0.w = w.lexeme AND h0.o = 0
+	JOIN pl ON pl.j = h0.j
+	CROSS JOIN unnest(w.positions) p
+	WHERE pl.k = 1 OR NOT EXISTS (
+		SELECT 1 FROM ph h WHERE h.j = h0.j AND h.o > 0 AND NOT EXISTS (
+			SELECT 1 FROM w v WHERE v.lexeme = h.w AND (p + h.o) = ANY(v.positions)))
+	GROUP BY h0.j
 ) f
-JOIN q ON q.term = f.lexeme
+JOIN q ON q.j = f.j
+WHERE f.tf > 0
 GROUP BY m.uri, m.title
+HAVING count(*) >= $9
 ORDER BY score DESC, m.uri COLLATE "C"
 LIMIT $3`
+
+// phrases are a query's phrases as bm25SQL takes them: every word, the
+// phrase it belongs to and its place there, and each phrase's tsquery.
+type phrases struct {
+	words    []string
+	phrase   []int32
+	place    []int32
+	tsquery  []string
+	required int32 // how many phrases a page must hold
+}
+
+// phrasesOf returns the phrases of q as FTS5 reads them: each term a
+// phrase of its words, or, for a phrase query, all of them one phrase.
+func phrasesOf(q lexsig.Query) phrases {
+	var groups [][]string
+	for _, t := range q.Terms {
+		ws := words.Split(t)
+		if len(ws) == 0 {
+			continue
+		}
+		for i, w := range ws {
+			ws[i] = lexsig.Normalize(w)
+		}
+		if q.Phrase && len(groups) > 0 {
+			groups[0] = append(groups[0], ws...)
+			continue
+		}
+		groups = append(groups, ws)
+	}
+	var p phrases
+	for j, g := range groups {
+		quoted := make([]string, len(g))
+		for i, w := range g {
+			p.words = append(p.words, w)
+			p.phrase = append(p.phrase, int32(j))
+			p.place = append(p.place, int32(i))
+			quoted[i] = quote(w)
+		}
+		p.tsquery = append(p.tsquery, strings.Join(quoted, " <-> "))
+	}
+	p.required = int32(len(groups))
+	if q.Mode == lexsig.Disjunctive && !q.Phrase {
+		p.required = 1
+	}
+	return p
+}
+
+// quote returns w as a quoted tsquery word.
+func quote(w string) string {
+	return "'" + strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(w) + "'"
+}
 
 // tsquery returns the tsquery text of q (every word quoted, so that none
 // is read as an operator; a term of several words a phrase) and its
@@ -290,7 +366,7 @@ func tsquery(q lexsig.Query) (string, []string) {
 		quoted := make([]string, len(ws))
 		for i, w := range ws {
 			w = lexsig.Normalize(w)
-			quoted[i] = "'" + strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(w) + "'"
+			quoted[i] = quote(w)
 			if !seen[w] {
 				seen[w] = true
 				all = append(all, w)
@@ -496,7 +572,7 @@ func (s *Store) incomplete(ctx context.Context) error {
 			SELECT 1 FROM pg_locks k WHERE k.locktype = 'advisory'
 			AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 			AND k.classid = $1::bigint::oid AND k.objid = i.id::oid AND k.objsubid = 2) AS held) l`,
-		int64(lockClass)).Scan(&running, &interrupted, &derived, &filled)
+		int64(s.lockClass)).Scan(&running, &interrupted, &derived, &filled)
 	if err != nil {
 		return err
 	}

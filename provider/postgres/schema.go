@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
@@ -153,15 +154,54 @@ CREATE TABLE ingests (
 `,
 }
 
-// lockClass is the first key of this package's advisory locks: (lockClass,
-// 0) serializes migrations and finishing, (lockClass, id) is held by the
-// running ingest of that id.
+// lockClass is the first key of the advisory locks of a store in the
+// schema public: (class, 0) serializes migrations and finishing, (class,
+// id) is held by the running ingest of that id. A store in another schema
+// has a class of its own (schemaLock), since ingest ids are counted per
+// schema.
 const lockClass = 0x72656c6b // "relk"
+
+// schemaLock creates the schema name (unless readOnly, or name is "")
+// and returns the connection's current schema, which holds the store, and
+// the class of the store's advisory locks: lockClass for public, a hash of
+// the schema's name for any other. A schema that does not exist is
+// ErrNoStore.
+func schemaLock(ctx context.Context, pool *pgxpool.Pool, name string, readOnly bool) (string, int32, error) {
+	if name != "" && !readOnly {
+		// Two Opens creating one schema at once would collide: the
+		// database-wide lock (lockClass, 0) makes them take turns.
+		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, 0)`, lockClass); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{name}.Sanitize())
+			return err
+		})
+		if err != nil {
+			return "", 0, fmt.Errorf("create schema: %w", err)
+		}
+	}
+	var current *string
+	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&current); err != nil {
+		return "", 0, err
+	}
+	switch {
+	case current == nil && name != "":
+		return "", 0, fmt.Errorf("%w: there is no schema %q (build one with relink corpus)", ErrNoStore, name)
+	case current == nil:
+		return "", 0, fmt.Errorf("%w: no schema of the search_path exists", ErrNoStore)
+	case *current == "public":
+		return *current, lockClass, nil
+	}
+	h := fnv.New32a()
+	h.Write([]byte("relink schema " + *current))
+	return *current, int32(h.Sum32()), nil
+}
 
 // migrate creates or upgrades the schema in one transaction, holding an
 // advisory lock so that Opens at once do it once. A database that holds
 // tables but no schema_version table is another program's: ErrNotStore.
-func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+func migrate(ctx context.Context, pool *pgxpool.Pool, lockClass int32) error {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return err

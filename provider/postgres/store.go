@@ -102,6 +102,13 @@ type Options struct {
 	TitleWeight float64
 	// Ranking orders Search's results; "" means RankBM25.
 	Ranking Ranking
+	// Schema is the PostgreSQL schema that holds the store; "" means the
+	// first schema of the connection's search_path (public by default, or
+	// what the DSN's options set). One database holds several stores in
+	// schemas of their own, as the experiment's evaluation modes do. Open
+	// creates the schema when it is missing, unless ReadOnly, and sets
+	// every connection's search_path to it alone.
+	Schema string
 }
 
 // Store is relink's local web in a PostgreSQL database: pages with their
@@ -124,6 +131,8 @@ type db struct {
 	readOnly    bool
 	titleWeight float64
 	ranking     Ranking
+	schema      string // the schema that holds the store
+	lockClass   int32  // the first key of the schema's advisory locks (schemaLock)
 	ingestMu    sync.Mutex
 	persist     atomic.Pointer[map[string]bool] // MarkMissing's set
 	closeOnce   sync.Once
@@ -158,11 +167,18 @@ func open(ctx context.Context, dsn DSN, opts *Options) (*Store, error) {
 	if opts.ReadOnly {
 		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
 	}
+	if opts.Schema != "" {
+		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{opts.Schema}.Sanitize()
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	d := &db{dsn: dsn, pool: pool, readOnly: opts.ReadOnly, titleWeight: opts.TitleWeight, ranking: opts.Ranking}
+	if d.schema, d.lockClass, err = schemaLock(ctx, pool, opts.Schema, opts.ReadOnly); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	if d.titleWeight <= 0 {
 		d.titleWeight = DefaultTitleWeight
 	}
@@ -200,7 +216,7 @@ func (s *Store) check(ctx context.Context, readOnly bool) error {
 		if err := s.incomplete(ctx); err != nil {
 			return err
 		}
-	} else if err := migrate(ctx, s.pool); err != nil {
+	} else if err := migrate(ctx, s.pool, s.lockClass); err != nil {
 		return err
 	}
 	if err := s.checkRules(ctx); err != nil {
@@ -219,6 +235,10 @@ func (s *Store) Close() error {
 // DSN returns the connection string the store was opened with; its String
 // method hides the password.
 func (s *Store) DSN() DSN { return s.dsn }
+
+// Schema returns the name of the PostgreSQL schema that holds the store:
+// Options.Schema, or the first schema of the connection's search_path.
+func (s *Store) Schema() string { return s.schema }
 
 // checkRules returns an error wrapping ErrRules when the store's link or
 // canonicalization rules are not this build's.

@@ -45,11 +45,11 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts store.Ingest
 		return store.LinkStats{}, fmt.Errorf("postgres: ingest: %w", s.dsn.scrub(err))
 	}
 	defer conn.Release()
-	id, err := beginIngest(ctx, conn, "wat")
+	id, err := beginIngest(ctx, conn, s.lockClass, "wat")
 	if err != nil {
 		return store.LinkStats{}, fmt.Errorf("postgres: ingest: %w", err)
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, $2)`, lockClass, id)
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, $2)`, s.lockClass, id)
 	keys := make([]string, len(abs))
 	for i, p := range abs {
 		keys[i] = "wat:" + p
@@ -63,7 +63,7 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts store.Ingest
 	}); err != nil {
 		return store.LinkStats{}, fmt.Errorf("postgres: ingest WAT: %w", err)
 	}
-	st, err := ingest.RunWAT(ctx, abs, total, opts, prior, &linkWriter{conn: conn, id: id})
+	st, err := ingest.RunWAT(ctx, abs, total, opts, prior, &linkWriter{conn: conn, id: id, class: s.lockClass})
 	st.Duration = time.Since(start)
 	return st, err
 }
@@ -74,6 +74,7 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts store.Ingest
 type linkWriter struct {
 	conn             *pgxpool.Conn
 	id               int64
+	class            int32
 	tx               pgx.Tx
 	sources, records [][]any
 }
@@ -133,7 +134,7 @@ func (lw *linkWriter) flush(ctx context.Context) error {
 }
 
 // Finish brings the in-degrees up to date and marks the store complete.
-func (lw *linkWriter) Finish(ctx context.Context) error { return finish(ctx, lw.conn, lw.id) }
+func (lw *linkWriter) Finish(ctx context.Context) error { return finish(ctx, lw.conn, lw.class, lw.id) }
 
 // Progress records the progress of a file.
 func (lw *linkWriter) Progress(ctx context.Context, file, outcome string) error {

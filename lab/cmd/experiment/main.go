@@ -15,6 +15,14 @@
 // (FILE.moved, FILE.migrated, FILE.edited), except deleted, which reads
 // FILE.
 //
+// -store may instead be a postgres:// or postgresql:// URL: the paper's
+// store is then the PostgreSQL store (package provider/postgres) in the
+// URL's database and search path, and each mode's store is built in a
+// schema of its own in that database, named after the paper store's
+// schema and the mode (public_moved, public_migrated, public_edited). The
+// results are the same files; the URL's password is in none of them and
+// in no line printed.
+//
 // It builds the store from the manifest when FILE does not hold it yet (an
 // interrupted build is finished), runs the grid with and without navigation
 // links, shows progress on stderr, writes its results into DIR and prints the
@@ -46,6 +54,11 @@
 //     (the paper's Table "Pre-Processing Results").
 //   - versions.txt: the corpus packages' versions, Go, the git commit and the
 //     command line.
+//   - latency.json: the backend (sqlite or postgres) and, for every mode,
+//     the median and 99th percentile of the time a search of the store
+//     took for queries of 3 and of 4 terms (each distinct query is
+//     searched once, by the evaluation's workers at once); the same
+//     figures are printed with the times.
 package main
 
 import (
@@ -56,7 +69,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -109,7 +121,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.manifest, "corpus", "", "corpus manifest `FILE` (BENCHMARK.md format); the store is built from it if needed")
-	fs.StringVar(&cfg.storePath, "store", "relink.db", "store `FILE` (built by relink corpus, or from -corpus)")
+	fs.StringVar(&cfg.storePath, "store", "relink.db", "store `FILE` (built by relink corpus, or from -corpus), or a postgres:// URL of a database (each mode's store in a schema of its own)")
 	fs.IntVar(&cfg.targets, "targets", 300, "number of targets drawn")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the targets' draw")
 	fs.StringVar(&cfg.out, "out", "results", "`DIR`ectory to write the results into")
@@ -216,11 +228,12 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	// The archived copy of a target is its page in the store as built
 	// from the corpus, before it went missing or moved.
 	archive := func(ctx context.Context, t string) (*filter.Page, error) { return s.Fetch(ctx, t) }
+	searches := timeSearches(s)
 	ev := eval.Evaluation{
 		Targets:      uris,
 		Missing:      views(s),
 		DF:           s,
-		Searcher:     s,
+		Searcher:     searches,
 		Grid:         eval.Grid{Nav: cfg.navSettings()},
 		Workers:      cfg.workers,
 		PageBudget:   cfg.pageBudget << 20,
@@ -235,7 +248,10 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	grid := time.Since(start)
+	ev.Searcher = s // each mode times its own searches (evaluate)
 	res := &results{
+		latency: searches.summary(),
+		backend: backendName(cfg.storePath),
 		corpus:  corpus,
 		seed:    cfg.seed,
 		targets: targets,
@@ -273,7 +289,7 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 
 // views returns the Missing function of an evaluation over s: each
 // target missing in its own view.
-func views(s *store.Store) func(string) eval.View {
+func views(s labStore) func(string) eval.View {
 	return func(t string) eval.View {
 		v := s.WithMissing(t)
 		return eval.View{
@@ -287,8 +303,8 @@ func views(s *store.Store) func(string) eval.View {
 // manifest's files are on this machine (an ingest that is already complete
 // takes a fraction of a second). It returns the corpus's name and the time
 // spent building.
-func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store, *store.Manifest, string, time.Duration, error) {
-	corpus := filepath.Base(cfg.storePath)
+func openStore(ctx context.Context, cfg *config, stderr io.Writer) (labStore, *store.Manifest, string, time.Duration, error) {
+	corpus := storeBase(cfg.storePath)
 	var m *store.Manifest
 	if cfg.manifest != "" {
 		var err error
@@ -300,23 +316,22 @@ func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store
 	// Without a corpus to build it from, or without the corpus's files,
 	// the store is only read: it is never created or changed, and one
 	// whose ingest did not finish is refused (store.ErrIncomplete).
-	readOnly := &store.Options{QueryCache: -1, ReadOnly: true} // Evaluate keeps its own cache
 	if m == nil {
-		s, err := store.Open(cfg.storePath, readOnly)
+		s, err := openLab(ctx, cfg.storePath, true)
 		if err != nil {
 			return nil, nil, "", 0, fmt.Errorf("%w (give -corpus to build it)", err)
 		}
 		return s, m, corpus, 0, nil
 	}
 	if missing := missingRoots(m); len(missing) > 0 {
-		s, err := store.Open(cfg.storePath, readOnly)
+		s, err := openLab(ctx, cfg.storePath, true)
 		if err != nil {
 			return nil, nil, "", 0, fmt.Errorf("the corpus is not installed (no %s): run scripts/install-corpus.sh %s as root", missing[0], cfg.manifest)
 		}
 		fmt.Fprintf(stderr, "experiment: %d corpus directories are not on this machine (first: %s); using the store as it is\n", len(missing), missing[0])
 		return s, m, corpus, 0, nil
 	}
-	s, err := store.Open(cfg.storePath, &store.Options{QueryCache: -1})
+	s, err := openLab(ctx, cfg.storePath, false)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
@@ -326,11 +341,11 @@ func openStore(ctx context.Context, cfg *config, stderr io.Writer) (*store.Store
 	p.Finish()
 	if err != nil {
 		s.Close()
-		return nil, nil, "", 0, fmt.Errorf("building %s: %w", cfg.storePath, err)
+		return nil, nil, "", 0, fmt.Errorf("building %s: %w", s.name(), err)
 	}
 	took := time.Since(start)
 	if st.Pages > 0 || st.Redirects > 0 {
-		fmt.Fprintf(stderr, "experiment: built %s: %s\n", cfg.storePath, st)
+		fmt.Fprintf(stderr, "experiment: built %s: %s\n", s.name(), st)
 	}
 	return s, m, corpus, took, nil
 }
@@ -350,7 +365,7 @@ func missingRoots(m *store.Manifest) []string {
 
 // drawTargets draws n targets with seed from the pages that another page
 // links to (draw.Targets, shared with lab/fixbench).
-func drawTargets(ctx context.Context, s *store.Store, n int, seed uint64) ([]target, int, error) {
+func drawTargets(ctx context.Context, s draw.Pager, n int, seed uint64) ([]target, int, error) {
 	return draw.Targets(ctx, s, n, seed)
 }
 

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"html"
 	"io"
 	"math/rand/v2"
 	"net/url"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -51,31 +49,31 @@ type modeRun struct {
 	// ingest is the time building the mode's store took, grid the time
 	// its evaluation took.
 	ingest, grid time.Duration
+	// latency is the latency of the mode's searches.
+	latency []latency
 }
 
 // evaluate runs ev with a progress bar and records it as mode name.
 func evaluate(ctx context.Context, name string, ev eval.Evaluation, stderr io.Writer) (*modeRun, error) {
 	bar := newProgress(stderr, len(ev.Targets))
 	ev.Progress = bar.update
+	searches := timeSearches(ev.Searcher)
+	ev.Searcher = searches
 	start := time.Now()
 	rep, err := eval.Evaluate(ctx, ev)
 	bar.finish()
 	if err != nil {
 		return nil, fmt.Errorf("%s mode: %w", name, err)
 	}
-	return &modeRun{name: name, report: rep, grid: time.Since(start)}, nil
+	return &modeRun{name: name, report: rep, grid: time.Since(start), latency: searches.summary()}, nil
 }
 
-// buildStore builds the store of a mode beside the paper mode's (the path
-// of the paper's store with the mode's name as suffix), from scratch.
-func buildStore(ctx context.Context, cfg *config, m *store.Manifest, name string, opts store.IngestOptions, stderr io.Writer) (*store.Store, time.Duration, error) {
-	path := cfg.storePath + "." + name
-	for _, sfx := range []string{"", "-wal", "-shm", "-lock"} {
-		if err := os.Remove(path + sfx); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, 0, err
-		}
-	}
-	s, err := store.Open(path, &store.Options{QueryCache: -1})
+// buildStore builds the store of a mode beside the paper mode's, from
+// scratch: in a file whose name is the paper store's with the mode's name
+// as suffix, or in a PostgreSQL schema named after the paper store's and
+// the mode (labStore.fresh).
+func buildStore(ctx context.Context, paper labStore, m *store.Manifest, name string, opts store.IngestOptions, stderr io.Writer) (labStore, time.Duration, error) {
+	s, path, err := paper.fresh(ctx, name)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -112,7 +110,7 @@ func runDeleted(ctx context.Context, ev eval.Evaluation, web filter.Fetcher, std
 // the manifest with every target published at a new URI (draw.MovedURI), and a
 // target is found when its new URI is. With edit, the mode is "edited":
 // each target's text is also changed as editEdits says.
-func runMoved(ctx context.Context, cfg *config, m *store.Manifest, paper *store.Store, ev eval.Evaluation, edit bool, stderr io.Writer) (*modeRun, error) {
+func runMoved(ctx context.Context, cfg *config, m *store.Manifest, paper labStore, ev eval.Evaluation, edit bool, stderr io.Writer) (*modeRun, error) {
 	moves := draw.Moves(ev.Targets)
 	name, opts := modeMoved, store.IngestOptions{Moves: moves}
 	if edit {
@@ -122,7 +120,7 @@ func runMoved(ctx context.Context, cfg *config, m *store.Manifest, paper *store.
 		}
 		name, opts.Edit = modeEdited, e.edit
 	}
-	ms, took, err := buildStore(ctx, cfg, m, name, opts, stderr)
+	ms, took, err := buildStore(ctx, paper, m, name, opts, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +147,7 @@ func runMoved(ctx context.Context, cfg *config, m *store.Manifest, paper *store.
 // web before the move: a method that reads archived copies of backlink
 // pages (relink.Needs.ArchivedBacklinks) gets the moved site's old pages
 // back; the paper's method, fetching live, finds them gone.
-func runMigrated(ctx context.Context, cfg *config, m *store.Manifest, paper *store.Store, ev eval.Evaluation, stderr io.Writer) (*modeRun, []migrationPlan, error) {
+func runMigrated(ctx context.Context, cfg *config, m *store.Manifest, paper labStore, ev eval.Evaluation, stderr io.Writer) (*modeRun, []migrationPlan, error) {
 	plans, err := planMigrations(ctx, m, paper, cfg.seed)
 	if err != nil {
 		return nil, nil, err
@@ -171,7 +169,7 @@ func runMigrated(ctx context.Context, cfg *config, m *store.Manifest, paper *sto
 	if err != nil {
 		return nil, nil, fmt.Errorf("migrated mode (sites %s): %w", strings.Join(sites, ", "), err)
 	}
-	ms, took, err := buildStore(ctx, cfg, m, modeMigrated, store.IngestOptions{Migrations: migrations}, stderr)
+	ms, took, err := buildStore(ctx, paper, m, modeMigrated, store.IngestOptions{Migrations: migrations}, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -229,7 +227,7 @@ var versionSegment = regexp.MustCompile(`^v?[0-9]+(\.[0-9]+)*$`)
 // planMigrations draws, with seed, half of m's sites (at least one) and a
 // rule for each among those that apply to it, and maps every page of each
 // drawn site in s to its new URI.
-func planMigrations(ctx context.Context, m *store.Manifest, s *store.Store, seed uint64) ([]migrationPlan, error) {
+func planMigrations(ctx context.Context, m *store.Manifest, s draw.Pager, seed uint64) ([]migrationPlan, error) {
 	names := make([]string, len(m.Sites))
 	bySite := map[string]store.Site{}
 	for i, site := range m.Sites {
@@ -396,7 +394,7 @@ var (
 
 // newEditor prepares the edits of targets, drawing each target's donor
 // page from the pages of its site in s.
-func newEditor(ctx context.Context, s *store.Store, targets []string, seed uint64) (*editor, error) {
+func newEditor(ctx context.Context, s labStore, targets []string, seed uint64) (*editor, error) {
 	bySite := map[string][]string{}
 	site := map[string]string{}
 	for p, err := range s.Pages(ctx) {

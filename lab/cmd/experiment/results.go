@@ -43,6 +43,10 @@ type results struct {
 	migrations []migrationPlan
 	// pages is the number of pages in the index.
 	pages int
+	// backend names the kind of store the experiment ran on, latency is
+	// the latency of the paper mode's searches.
+	backend string
+	latency []latency
 }
 
 // run returns the run of method at size, and whether there is one.
@@ -69,7 +73,7 @@ func (res *results) ndcg(method string, size int) float64 {
 }
 
 // write writes every output file into cfg.out.
-func (res *results) write(ctx context.Context, cfg *config, s *store.Store) error {
+func (res *results) write(ctx context.Context, cfg *config, s labStore) error {
 	if err := os.MkdirAll(filepath.Join(cfg.out, "figures"), 0o755); err != nil {
 		return err
 	}
@@ -88,6 +92,7 @@ func (res *results) write(ctx context.Context, cfg *config, s *store.Store) erro
 		{"filters.json", res.writeFiltersJSON},
 		{"filters.md", res.writeFilters},
 		{"versions.txt", func(w io.Writer) error { return res.writeVersions(ctx, w, cfg, s) }},
+		{"latency.json", res.writeLatency},
 	}
 	for _, f := range files {
 		if err := writeFile(filepath.Join(cfg.out, f.name), f.write); err != nil {
@@ -546,13 +551,13 @@ func percent(n, total int) float64 {
 	return 100 * float64(n) / float64(total)
 }
 
-func (res *results) writeVersions(ctx context.Context, w io.Writer, cfg *config, s *store.Store) error {
+func (res *results) writeVersions(ctx context.Context, w io.Writer, cfg *config, s labStore) error {
 	fmt.Fprintf(w, "date: %s\n", time.Now().UTC().Format(time.RFC3339))
-	fmt.Fprintf(w, "command: experiment %s\n", strings.Join(cfg.args, " "))
+	fmt.Fprintf(w, "command: experiment %s\n", strings.Join(redactArgs(cfg.args), " "))
 	fmt.Fprintf(w, "go: %s %s/%s, %d CPUs, GOMAXPROCS %d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "relink: %s\n", gitCommit(ctx))
 	if st, err := s.Totals(ctx); err == nil {
-		fmt.Fprintf(w, "store: %s: %s\n", cfg.storePath, strings.TrimSuffix(st.String(), " in 0.0s"))
+		fmt.Fprintf(w, "store: %s: %s\n", storeName(cfg.storePath), strings.TrimSuffix(st.String(), " in 0.0s"))
 	}
 	fmt.Fprintf(w, "corpus: %s", res.corpus)
 	if cfg.manifest == "" {
@@ -611,7 +616,41 @@ func (res *results) print(w io.Writer, out string) error {
 	}
 	_, err := fmt.Fprintf(w, "\n%d targets (seed %d); ingest %.1f s, grid %.1f s; %d distinct backlink pages, %d distinct queries; results in %s\n",
 		len(res.targets), res.seed, res.ingest.Seconds(), res.grid.Seconds(), sum(res.report.Pages), res.report.Queries, out)
-	return err
+	if err != nil {
+		return err
+	}
+	for _, m := range res.latencies() {
+		if _, err := fmt.Fprintf(w, "search latency (%s), %s mode: %s\n", res.backend, m.Mode, latencyLine(m.Latency)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// modeLatency is the search latency of one mode in latency.json.
+type modeLatency struct {
+	Mode    string    `json:"mode"`
+	Latency []latency `json:"latency"`
+}
+
+// latencies returns the search latency of every mode that ran, the
+// paper's first.
+func (res *results) latencies() []modeLatency {
+	out := []modeLatency{{Mode: "paper", Latency: res.latency}}
+	for _, m := range res.modeRuns {
+		out = append(out, modeLatency{Mode: m.name, Latency: m.latency})
+	}
+	return out
+}
+
+// writeLatency writes latency.json: the backend and, for every mode, the
+// median and 99th percentile of the time a search of the store took, by
+// the query's number of terms (timedSearcher).
+func (res *results) writeLatency(w io.Writer) error {
+	return newEncoder(w, true).Encode(struct {
+		Backend string        `json:"backend"`
+		Modes   []modeLatency `json:"modes"`
+	}{res.backend, res.latencies()})
 }
 
 func sum(m map[string]int) int {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/lab/draw"
 	"github.com/linkrot/relink/provider/store"
 )
@@ -73,7 +74,7 @@ func (sc *scaleConfig) flags(fs *flag.FlagSet) {
 
 // draw draws the targets of cfg from s: from every page with a backlink
 // page (drawTargets), or from the pages of -draw's sites (drawFromSites).
-func (cfg *config) draw(ctx context.Context, s *store.Store) ([]target, int, error) {
+func (cfg *config) draw(ctx context.Context, s labStore) ([]target, int, error) {
 	if cfg.scale.drawManifest == "" {
 		return drawTargets(ctx, s, cfg.targets, cfg.seed)
 	}
@@ -95,7 +96,10 @@ func (cfg *config) draw(ctx context.Context, s *store.Store) ([]target, int, err
 // a store of those sites alone: links from the other sites neither add a
 // candidate nor remove one. Only what the store holds beside the targets
 // differs (more pages to search, more backlinks).
-func drawFromSites(ctx context.Context, s *store.Store, n int, seed uint64, sites map[string]bool) ([]target, int, error) {
+func drawFromSites(ctx context.Context, s interface {
+	draw.Pager
+	backlink.Provider
+}, n int, seed uint64, sites map[string]bool) ([]target, int, error) {
 	in := map[string]bool{}
 	var linked []store.PageInfo
 	for p, err := range s.Pages(ctx) {
