@@ -111,15 +111,15 @@ func TestRerankJudge(t *testing.T) {
 		}
 		return []lexsig.Result{other}, nil
 	})
-	members := []relink.Strategy{relink.AnchorPhrase{}, relink.Paper{}, relink.Paper{Size: 1}, relink.Paper{Size: 2}, relink.URLTerms{}}
+	members := []relink.Strategy{relink.AnchorPhrase{}, relink.Paper{}, relink.Paper{Size: 1}, relink.Paper{Size: 2}, relink.Paper{Size: 3}, relink.Paper{Mode: lexsig.Disjunctive}}
 	f.Strategy = relink.Rerank{Base: relink.Fusion{Members: members}}
 	res, err := f.Find(context.Background(), target)
 	require.NoError(t, err)
-	// Second in one query of four or more: (1/7) / (n/6) of the most,
+	// Second in one query of six or more: (1/7) / (n/6) of the most,
 	// below the support, though the title names the page.
 	require.Equal(t, page.URI, res.Candidates[0].URI)
 	n := float64(len(res.Queries))
-	require.GreaterOrEqual(t, n, 4.0, "distinct queries: %v", res.Queries)
+	require.GreaterOrEqual(t, n, 6.0, "distinct queries: %v", res.Queries)
 	assert.InDelta(t, (1.0/7)/(n/6)/relink.FusionSupport, res.Confidence, 1e-9)
 	assert.False(t, res.Found)
 
