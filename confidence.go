@@ -441,8 +441,6 @@ func patterned(candidates []lexsig.Result, i int, uri string, phrases []Phrase, 
 	return false
 }
 
-var patternTitles = 1
-
 // TemplateShare is the share of the other candidates' titles that must
 // hold a word for Confidence to count it as the site's template.
 const TemplateShare = 0.4
