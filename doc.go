@@ -84,7 +84,8 @@
 // (URLTerms) and its last segment as a phrase (URLPhrase), both combined (Combined), a Cascade that stops at the first
 // confident query, a Fusion of several queries' ranks, and Rerank, which
 // orders the top candidates by how much of the anchor phrases their titles
-// hold. Best is Rerank over a Fusion of six queries. MovedLink follows the
+// hold. Best is Rerank over a Fusion of eight queries, each counted once
+// (two of them signatures of the words near the links). MovedLink follows the
 // backlinks' own links to where they point now, when a site moved its
 // pages and updated its links (its old pages read from their archived
 // copies, Needs.ArchivedBacklinks). Default, what a Finder uses when given
