@@ -296,16 +296,16 @@ func titleScore(title string, phrases []Phrase, site, template map[string]bool) 
 	return best
 }
 
-// hasForeign reports whether title holds a word that is not in phrase, not
-// in site, not a number, not a single letter and not a stop word.
+// hasForeign reports whether title holds a word of its own (ownWord).
 func hasForeign(title, phrase []string, site map[string]bool) bool {
-	for _, w := range title {
-		if site[w] || len(w) < 2 || isNumber(w) || lexsig.IsStopWord(w) || slices.Contains(phrase, w) {
-			continue
-		}
-		return true
-	}
-	return false
+	return slices.ContainsFunc(title, func(w string) bool { return ownWord(w, phrase, site) })
+}
+
+// ownWord reports whether a title's word w is the title's own: not in
+// phrase, not in site, not a number, not a single letter and not a stop
+// word.
+func ownWord(w string, phrase []string, site map[string]bool) bool {
+	return !site[w] && len(w) > 1 && !isNumber(w) && !lexsig.IsStopWord(w) && !slices.Contains(phrase, w)
 }
 
 // multisetShare returns the share of phrase's words that title holds,
@@ -421,7 +421,7 @@ func patterned(candidates []lexsig.Result, i int, uri string, phrases []Phrase, 
 		site := directories(candidates[i].Title, p.Words, site)
 		var own []string
 		for _, w := range title {
-			if !site[w] && len(w) > 1 && !isNumber(w) && !lexsig.IsStopWord(w) && !slices.Contains(p.Words, w) {
+			if ownWord(w, p.Words, site) {
 				own = append(own, w)
 			}
 		}
