@@ -26,7 +26,8 @@ const DefaultThreshold = 0.8
 // phrases (Clues.Phrases, the first three) should be in the first
 // candidate's title. A phrase loses a leading "section", "chapter",
 // "appendix" or "part" ("Section 36.5" names the page titled "36.5.
-// Dynamic SQL") and a trailing file type ("hebrew.txt" names the page
+// Dynamic SQL"), a leading "next", "previous" or "prev" (a neighbour's
+// navigation link) and a trailing file type ("hebrew.txt" names the page
 // titled "Vim documentation: hebrew").
 //
 // A title that holds a phrase whole, in order (or spelt with its words
@@ -42,17 +43,21 @@ const DefaultThreshold = 0.8
 //     Reference" in "libavutil/eval.h File Reference");
 //   - the directories of a path that ends in the phrase ("libavutil" in
 //     "libavutil/eval.h");
+//   - the parameters of a C++ template ("_MatrixType" in
+//     "Eigen::FullPivLU< _MatrixType > Class Template Reference");
 //   - numbers, single letters or stop words;
+//   - plurals of any of these ("Uses" beside a path's "class-use");
 //
 // and ForeignTitle when it has words of its own besides, unless another
 // title on the missing page's host holds those words too, without the
-// phrase (the site's pattern: "Struct Reference" in "FFmpeg:
-// AVFifoBuffer Struct Reference" and "FFmpeg: AVPacket Struct
-// Reference"). "Database migration operations" holds "migration
-// operations" whole, but the page the backlinks name has no "database" in
-// its title; a sibling does. So does "dask.dataframe.DataFrame.min" for a
-// link "min" to "dask.array.Array.min": a dotted name's package is the
-// title's own. A
+// phrase: one of the first ten candidates, or a backlink page whose title
+// has them at the same places around another name (the site's pattern:
+// "Struct Reference" in "FFmpeg: AVFifoBuffer Struct Reference" and
+// "FFmpeg: AVPacket Struct Reference"). "Database migration operations"
+// holds "migration operations" whole, but the page the backlinks name has
+// no "database" in its title; a sibling does. So does
+// "dask.dataframe.DataFrame.min" for a link "min" to
+// "dask.array.Array.min": a dotted name's package is the title's own. A
 // phrase of numbers and single letters alone ("36 5", "j 2": a section's
 // number) needs no such check. A title that holds part of a phrase scores
 // 0.8 times the largest share of one phrase's words it holds, counting
@@ -69,7 +74,8 @@ const DefaultThreshold = 0.8
 // (SlugWords) are a phrase too, and the words of its path (with the parts
 // a name's capitals and digits set apart: "classEigen_1_1FullPivLU" gives
 // "full", "piv", "lu") count as the page's own. A title with a dotted name
-// that ends as the URI's does but is another scores at most OtherName.
+// that ends as the URI's does but is another scores at most OtherName,
+// first or second.
 // Clues without anchor phrases judge by the missing URI's words
 // (URLWords) instead, at half weight. No candidate, or a first candidate
 // without a title, gives 0.
@@ -102,16 +108,17 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 		template = templateWords(candidates, c.URI)
 	}
 	score := func(i int) float64 {
+		site := withWords(site, templateArgs(candidates[i].Title))
 		s := titleScore(candidates[i].Title, phrases, site, template)
-		if s == ForeignTitle && patterned(candidates, i, c.URI, phrases, site) {
+		if s == ForeignTitle && patterned(candidates, i, c, phrases, site) {
 			s = 1
+		}
+		if otherName(candidates[i].Title, c.URI) {
+			s = min(s, OtherName)
 		}
 		return s
 	}
 	conf := score(0)
-	if otherName(candidates[0].Title, c.URI) {
-		conf = min(conf, OtherName)
-	}
 	if len(candidates) > 1 && conf > 0 && score(1) >= conf {
 		first, second := candidates[0].Score, candidates[1].Score
 		byScore := first > 0 && second > 0 && first >= 1.5*second
@@ -173,6 +180,25 @@ func dottedName(s string) string {
 	return s
 }
 
+// templateArgs returns the words between angle brackets in title: the
+// parameters of a C++ template, part of the name they follow
+// ("Eigen::FullPivLU< _MatrixType > Class Template Reference").
+func templateArgs(title string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(title, '<')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(title[i:], '>')
+		if j < 0 {
+			return out
+		}
+		out = append(out, lexsig.Tokenize(title[i+1:i+j])...)
+		title = title[i+j+1:]
+	}
+}
+
 // uriPath returns the path of uri, or "".
 func uriPath(uri string) string {
 	u, err := url.Parse(uri)
@@ -189,8 +215,9 @@ func uriPath(uri string) string {
 const ForeignTitle = 0.7
 
 // referenceWords lead anchor texts that refer to a part of a document by
-// its number ("Section 36.5", "Appendix F").
-var referenceWords = map[string]bool{"section": true, "chapter": true, "appendix": true, "part": true}
+// its number ("Section 36.5", "Appendix F") or to a neighbour in reading
+// order ("Next: dask.dataframe.Series.str.get").
+var referenceWords = map[string]bool{"section": true, "chapter": true, "appendix": true, "part": true, "next": true, "previous": true, "prev": true}
 
 // joinedRun returns the run of title's words that spells phrase's words
 // once the spaces between words are dropped, when the two split it
@@ -302,9 +329,12 @@ func hasForeign(title, phrase []string, site map[string]bool) bool {
 }
 
 // ownWord reports whether a title's word w is the title's own: not in
-// phrase, not in site, not a number, not a single letter and not a stop
-// word.
+// phrase, not in site, not the plural of a word of either ("uses" for
+// "use"), not a number, not a single letter and not a stop word.
 func ownWord(w string, phrase []string, site map[string]bool) bool {
+	if one, ok := strings.CutSuffix(w, "s"); ok && len(one) > 2 && (site[one] || slices.Contains(phrase, one)) {
+		return false
+	}
 	return !site[w] && len(w) > 1 && !isNumber(w) && !lexsig.IsStopWord(w) && !slices.Contains(phrase, w)
 }
 
@@ -405,15 +435,32 @@ func withTemplate(site, template map[string]bool, title string, phrase []string)
 
 // patterned reports whether candidate i's title holds an anchor phrase
 // whole beside words of its own (a path's directories aside) that another
-// title on the missing page's host among the first ten holds too, without
-// the phrase: the site's pattern of titles ("Source File" in "Eigen:
+// title on the missing page's host holds too, without the phrase: the
+// site's pattern of titles ("Source File" in "Eigen:
 // ComplexEigenSolver.h Source File", as in "Eigen: Rotation2D.h Source
-// File"), not a sibling's name.
-func patterned(candidates []lexsig.Result, i int, uri string, phrases []Phrase, site map[string]bool) bool {
-	if !sameHost(candidates[i].URI, uri) {
+// File"), not a sibling's name. The other titles are those of the first
+// ten candidates and of the kept backlink pages; a backlink page's title
+// must hold none of the phrase's words ("FFmpeg: AVBSFContext Struct
+// Reference" links to "FFmpeg: AVBitStreamFilter Struct Reference"; the
+// source file "ColPivHouseholderQR_LAPACKE.h" that links to
+// "ColPivHouseholderQR.h" shows no pattern of its titles).
+func patterned(candidates []lexsig.Result, i int, c *Clues, phrases []Phrase, site map[string]bool) bool {
+	if !sameHost(candidates[i].URI, c.URI) {
 		return false
 	}
 	title := lexsig.Tokenize(candidates[i].Title)
+	var others [][]string
+	for j, r := range candidates[:min(len(candidates), 10)] {
+		if j != i && sameHost(r.URI, c.URI) {
+			others = append(others, lexsig.Tokenize(r.Title))
+		}
+	}
+	var linking [][]string
+	for _, e := range c.Evidence {
+		if e.Kept && e.page != nil && e.page.Title != "" && sameHost(e.URI, c.URI) {
+			linking = append(linking, lexsig.Tokenize(e.page.Title))
+		}
+	}
 	for _, p := range phrases {
 		if len(p.Words) == 0 || !contains(title, p.Words) {
 			continue
@@ -428,17 +475,58 @@ func patterned(candidates []lexsig.Result, i int, uri string, phrases []Phrase, 
 		if len(own) == 0 {
 			continue
 		}
-		for j, r := range candidates[:min(len(candidates), 10)] {
-			if j == i || !sameHost(r.URI, uri) {
-				continue
+		holdsOwn := func(t []string) bool {
+			return !slices.ContainsFunc(own, func(w string) bool { return !slices.Contains(t, w) })
+		}
+		for _, t := range others {
+			if !contains(t, p.Words) && holdsOwn(t) {
+				return true
 			}
-			t := lexsig.Tokenize(r.Title)
-			if !contains(t, p.Words) && !slices.ContainsFunc(own, func(w string) bool { return !slices.Contains(t, w) }) {
+		}
+		for _, t := range linking {
+			if sameFrame(title, p.Words, site, t) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// sameFrame reports whether other is title with phrase's place taken by
+// another name: other holds none of phrase's words, and each of title's
+// own words before phrase stands at the same place from other's start,
+// each after it at the same place from other's end ("FFmpeg: AVBSFContext
+// Struct Reference" for "FFmpeg: AVBitStreamFilter Struct Reference"; not
+// "Operations on holonomic functions - SymPy" for "Basic Operations -
+// SymPy").
+func sameFrame(title, phrase []string, site map[string]bool, other []string) bool {
+	at := index(title, phrase)
+	if at < 0 || slices.ContainsFunc(phrase, func(w string) bool { return slices.Contains(other, w) }) {
+		return false
+	}
+	for k, w := range title {
+		if !ownWord(w, phrase, site) {
+			continue
+		}
+		j := k
+		if k >= at {
+			j = len(other) - (len(title) - k)
+		}
+		if j < 0 || j >= len(other) || other[j] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// index returns the index of the first run of s that is sub, or -1.
+func index(s, sub []string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if slices.Equal(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // TemplateShare is the share of the other candidates' titles that must

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/lexsig"
 )
 
@@ -93,8 +94,9 @@ func TestTemplateWords(t *testing.T) {
 	}
 }
 
-// TestTrimPhrase: reference words lead and file types end a phrase that
-// names a part or a file; a phrase of one word keeps it.
+// TestTrimPhrase: reference words ("Section") and navigation words
+// ("Next") lead and file types end a phrase that names a part, a
+// neighbour or a file; a phrase of one word keeps it.
 func TestTrimPhrase(t *testing.T) {
 	tests := []struct{ in, want []string }{
 		{[]string{"section", "36", "5"}, []string{"36", "5"}},
@@ -102,6 +104,9 @@ func TestTrimPhrase(t *testing.T) {
 		{[]string{"usr", "26", "txt"}, []string{"usr", "26"}},
 		{[]string{"txt"}, []string{"txt"}},
 		{[]string{"audio", "fifo", "h"}, []string{"audio", "fifo", "h"}},
+		{[]string{"next", "dask", "dataframe", "series", "str", "get"}, []string{"dask", "dataframe", "series", "str", "get"}},
+		{[]string{"previous", "how", "to"}, []string{"how", "to"}},
+		{[]string{"next"}, []string{"next"}},
 	}
 	for _, tt := range tests {
 		if got := trimPhrase(tt.in); !slices.Equal(got, tt.want) {
@@ -208,5 +213,117 @@ func TestEvidenceWeights(t *testing.T) {
 	}
 	if want := math.Log(10000.0/3) + math.Log(10000.0/900); math.Abs(page-want) > 1e-9 {
 		t.Errorf("page's title weighs %v, want %v", page, want)
+	}
+}
+
+// TestSameFrame: another title with the phrase's place taken by another
+// name, the title's own words where the title has them, shows the site's
+// pattern of titles; one that holds the own words elsewhere, or the
+// phrase's words, does not.
+func TestSameFrame(t *testing.T) {
+	site := map[string]bool{"ffmpeg": true, "sympy": true, "documentation": true}
+	tok := lexsig.Tokenize
+	for _, tt := range []struct {
+		title, phrase, other string
+		want                 bool
+	}{
+		{"FFmpeg: AVBitStreamFilter Struct Reference", "avbitstreamfilter", "FFmpeg: AVBSFContext Struct Reference", true},
+		{"FFmpeg: AVBitStreamFilter Struct Reference", "avbitstreamfilter", "FFmpeg: AVBSFContext Class Reference", false},
+		{"FFmpeg: AVBitStreamFilter Struct Reference", "avbitstreamfilter", "FFmpeg: AVBitStreamFilter Struct Reference", false},
+		{"Basic Operations - SymPy 1.11.1 documentation", "basic", "Operations on holonomic functions - SymPy 1.11.1 documentation", false},
+		{"Uses of Class org.example.Pair (API)", "pair", "Uses of Class org.example.Triple (API)", true},
+		{"Uses of Class org.example.Pair (API)", "pair", "Uses of Interface org.example.Triple (API)", false},
+		{"Uses of Class org.example.Pair (API)", "triple", "Uses of Class org.example.Quad (API)", false},
+	} {
+		if got := sameFrame(tok(tt.title), tok(tt.phrase), site, tok(tt.other)); got != tt.want {
+			t.Errorf("sameFrame(%q, %q, %q) = %v, want %v", tt.title, tt.phrase, tt.other, got, tt.want)
+		}
+	}
+}
+
+// TestTemplateArgs: the words between angle brackets, however many pairs.
+func TestTemplateArgs(t *testing.T) {
+	for _, tt := range []struct {
+		title string
+		want  []string
+	}{
+		{"Eigen::FullPivLU< _MatrixType > Class Template Reference", []string{"matrixtype"}},
+		{"sigc::bind_functor< I_location, T_functor > and a<b>", []string{"i", "location", "t", "functor", "b"}},
+		{"a < b", nil},
+		{"no brackets", nil},
+	} {
+		if got := templateArgs(tt.title); !slices.Equal(got, tt.want) {
+			t.Errorf("templateArgs(%q) = %q, want %q", tt.title, got, tt.want)
+		}
+	}
+}
+
+// TestOwnWordPlural: a plural of a phrase's or the site's word is not the
+// title's own ("Uses" in "Uses of Class X" for a path's "class-use").
+func TestOwnWordPlural(t *testing.T) {
+	site := map[string]bool{"use": true, "class": true}
+	for _, tt := range []struct {
+		word   string
+		phrase []string
+		want   bool
+	}{
+		{"uses", nil, false},
+		{"classes", nil, true}, // "classe" is no word of the site's
+		{"filters", []string{"filter"}, false},
+		{"filters", []string{"map"}, true},
+		{"bus", []string{"bu"}, true}, // too short to be a plural
+		{"interface", nil, true},
+	} {
+		if got := ownWord(tt.word, tt.phrase, site); got != tt.want {
+			t.Errorf("ownWord(%q, %q) = %v, want %v", tt.word, tt.phrase, got, tt.want)
+		}
+	}
+}
+
+// TestOtherNameSecond: a second candidate that names another module's
+// function of the same name is no sibling alike: it does not halve the
+// first's confidence.
+func TestOtherNameSecond(t *testing.T) {
+	c := &Clues{URI: "https://docs.dask.org/en/latest/generated/dask.array.Array.argmin.html"}
+	c.Evidence = []*Evidence{{Trace: Trace{Kept: true}, anchors: []string{"argmin"}, page: &Inspection{Kept: true, Title: "Reductions — Dask documentation"}}}
+	first := lexsig.Result{URI: "https://docs.dask.org/a", Title: "dask.array.Array.argmin — Dask documentation"}
+	alone := Confidence(c, []lexsig.Result{first})
+	if alone != 1 {
+		t.Fatalf("the first candidate alone scores %v, want 1", alone)
+	}
+	other := lexsig.Result{URI: "https://docs.dask.org/b", Title: "dask.array.argmin — Dask documentation"}
+	if got := Confidence(c, []lexsig.Result{first, other}); got != alone {
+		t.Errorf("with another name second: %v, want %v as alone", got, alone)
+	}
+	same := lexsig.Result{URI: "https://docs.dask.org/c", Title: first.Title}
+	if got := Confidence(c, []lexsig.Result{first, same}); got != alone/2 {
+		t.Errorf("with a sibling alike second: %v, want %v", got, alone/2)
+	}
+}
+
+// TestPatternedBacklinks: a backlink page on the missing page's host whose
+// title has the candidate's frame around another name shows the site's
+// pattern, so the candidate's own words ("Struct Reference") stand.
+func TestPatternedBacklinks(t *testing.T) {
+	uri := "https://ffmpeg.org/doxygen/5.1/structAVBitStreamFilter.html"
+	clues := func(host, title string) *Clues {
+		return &Clues{URI: uri, Evidence: []*Evidence{{
+			Trace:   Trace{Backlink: backlink.Backlink{URI: "https://" + host + "/doxygen/5.1/structAVBSFContext.html"}, Kept: true},
+			anchors: []string{"AVBitStreamFilter"},
+			page:    &Inspection{Kept: true, Title: title},
+		}}}
+	}
+	first := []lexsig.Result{{URI: "https://ffmpeg.org/relocated/1.html", Title: "FFmpeg: AVBitStreamFilter Struct Reference"}}
+	for _, tt := range []struct {
+		host, title string
+		want        float64
+	}{
+		{"ffmpeg.org", "FFmpeg: AVBSFContext Struct Reference", 1},
+		{"ffmpeg.org", "FFmpeg: libavcodec/bsf.h Source File", ForeignTitle},
+		{"mirror.example", "FFmpeg: AVBSFContext Struct Reference", ForeignTitle},
+	} {
+		if got := Confidence(clues(tt.host, tt.title), first); got != tt.want {
+			t.Errorf("with a backlink page %q on %s: %v, want %v", tt.title, tt.host, got, tt.want)
+		}
 	}
 }

@@ -254,14 +254,7 @@ func agreement(title []string, phrases []Phrase) (share float64, whole bool) {
 
 // contains reports whether the words of sub appear in s in order, next to
 // each other.
-func contains(s, sub []string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if slices.Equal(s[i:i+len(sub)], sub) {
-			return true
-		}
-	}
-	return false
-}
+func contains(s, sub []string) bool { return index(s, sub) >= 0 }
 
 // maxTerms returns the largest Terms of strategies, 0 for none.
 func maxTerms(strategies []Strategy) int {
