@@ -377,11 +377,13 @@ func askNew(asked map[string]bool, queries []lexsig.Query) bool {
 }
 
 // Rerank orders the first Depth candidates of Base anew by how well each
-// matches what the backlinks say about the missing page: how much of the
-// backlinks' anchor phrases its title holds and, with Fetch, how similar its
-// text is to the words around the backlinks' links. A candidate that is
-// itself one of the backlink pages moves down: a page that links to the
-// missing page is not the missing page. Candidates after Depth keep their
+// matches what the backlinks say about the missing page: whether it is on
+// the missing page's host with a title that holds a word of the evidence
+// (pages move within their site far more often than to another), how much of the backlinks' anchor phrases its title
+// holds and, with Fetch, how similar its text is to the words around the
+// backlinks' links. A candidate that is itself one of the backlink pages
+// moves down: a page that links to the missing page is not the missing
+// page. Candidates after Depth keep their
 // order. Base's queries ask for at least Depth results, so that there are
 // Depth candidates to order even when Tools.Results is smaller; the
 // Outcome then keeps the first Tools.Results.
@@ -526,14 +528,22 @@ type rerankKey struct {
 	sim      float64 // its text's similarity to the backlinks' words
 }
 
-// compare orders candidates, best first: pages that are not backlinks, then
+// compare orders candidates, best first: pages that are not backlinks,
+// pages on the missing page's host whose title holds a word of the
+// evidence (a link "code" to an Eigen source file names "Eigen:
+// ConjHelper.h Source File", not another site's "External Code
+// Interface"; a page of the host whose title holds none of the words does
+// not go before another host's page whose title holds the phrase), then
 // by the share of an anchor phrase in the title (in tenths), the weight of
 // the evidence's words in the title (rounded), a whole phrase, the missing
 // page's host, and the text's similarity. Candidates equal in all of these
-// keep the order of the search.
+// keep the order of the search. The host came after the title's words
+// until every corpus showed it wins first: moved mean nDCG +0.03 on
+// holdout3 and +0.001 to +0.003 on the others, edited +0.004 to +0.03.
 func (k rerankKey) compare(o rerankKey) int {
 	return cmp.Or(
 		cmpBool(o.backlink, k.backlink),
+		cmpBool(k.onHost(), o.onHost()),
 		cmp.Compare(math.Round(o.share*10), math.Round(k.share*10)),
 		cmp.Compare(math.Round(o.weight), math.Round(k.weight)),
 		cmpBool(k.whole, o.whole),
@@ -541,6 +551,10 @@ func (k rerankKey) compare(o rerankKey) int {
 		cmp.Compare(o.sim, k.sim),
 	)
 }
+
+// onHost reports whether the candidate is on the missing page's host and
+// its title holds a word of the evidence.
+func (k rerankKey) onHost() bool { return k.sameHost && (k.share > 0 || k.weight > 0) }
 
 // evidenceWeights returns the words that name the missing page, each with
 // its IDF (lexsig.Weight of one occurrence): the content words of the first

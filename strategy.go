@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
@@ -326,14 +327,16 @@ func hasContentWord(s string) bool {
 // URLWords returns the words of a URI's path and query, as Tokenize splits
 // them, without stop words and without the words that name a file type or a
 // directory index ("html", "php", "index", ...), which say nothing about
-// the page. The host is left out: it names the site, not the page.
+// the page. The host is left out: it names the site, not the page. Names
+// that Doxygen escaped into a file name are read back first
+// ("classEigen_1_1FullPivLU.html" gives eigen, fullpivlu).
 func URLWords(uri string) []string {
 	u, err := url.Parse(uri)
 	if err != nil {
 		return nil
 	}
 	var out []string
-	for _, w := range lexsig.Tokenize(u.Path + " " + u.RawQuery) {
+	for _, w := range lexsig.Tokenize(generatedNames(u.Path) + " " + u.RawQuery) {
 		if lexsig.IsStopWord(w) || urlNoise[w] {
 			continue
 		}
@@ -345,14 +348,16 @@ func URLWords(uri string) []string {
 // SlugWords returns the words of the last segment of a URI's path that is
 // not a directory index or a file type alone ("docs/best-practices.html"
 // gives best, practices; "guide/intro/" gives intro), as Tokenize splits
-// them, stop words kept: a slug's words are a phrase in the page's title.
-// It returns nil for a URI without such a segment.
+// them, stop words kept: a slug's words are a phrase in the page's title
+// ("ConjHelper_8h_source.html", Doxygen's name for the page "ConjHelper.h
+// Source File", gives conjhelper, h, source). It returns nil for a URI
+// without such a segment.
 func SlugWords(uri string) []string {
 	u, err := url.Parse(uri)
 	if err != nil {
 		return nil
 	}
-	segs := strings.Split(u.Path, "/")
+	segs := strings.Split(generatedNames(u.Path), "/")
 	for i := len(segs) - 1; i >= 0; i-- {
 		var words []string
 		for _, w := range lexsig.Tokenize(segs[i]) {
@@ -366,6 +371,59 @@ func SlugWords(uri string) []string {
 	}
 	return nil
 }
+
+// generatedNames returns path with the names that Doxygen writes into
+// its file names read back: "_8" before a letter is a dot, "_1_1" a "::",
+// "__" an underscore, and a leading "class", "struct", "union",
+// "namespace" or "interface" names the kind of page, not the page
+// ("classEigen_1_1FullPivLU.html" gives "Eigen FullPivLU.html",
+// "ConjHelper_8h_source.html" "ConjHelper h_source.html"). A segment is
+// read so only when it has such an escape, or its kind is followed by a
+// capital; other paths ("release_3_0_5.html", "structure.html") are kept
+// as they are.
+func generatedNames(path string) string {
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		escaped := strings.Contains(seg, "_1_1") || strings.Contains(seg, "__") || hasDotEscape(seg)
+		for _, kind := range []string{"class", "struct", "union", "namespace", "interface"} {
+			rest, ok := strings.CutPrefix(seg, kind)
+			if ok && rest != "" && (escaped || unicode.IsUpper(rune(rest[0]))) {
+				seg = rest
+				escaped = true
+				break
+			}
+		}
+		if !escaped {
+			continue
+		}
+		seg = strings.ReplaceAll(seg, "_1_1", " ")
+		seg = strings.ReplaceAll(seg, "__", "_")
+		var b strings.Builder
+		for j := 0; j < len(seg); j++ {
+			if seg[j] == '_' && j+2 < len(seg) && seg[j+1] == '8' && isLetter(seg[j+2]) {
+				b.WriteByte(' ')
+				j++
+				continue
+			}
+			b.WriteByte(seg[j])
+		}
+		segs[i] = b.String()
+	}
+	return strings.Join(segs, "/")
+}
+
+// hasDotEscape reports whether seg holds Doxygen's escape of a dot: "_8"
+// before a letter ("ConjHelper_8h").
+func hasDotEscape(seg string) bool {
+	for i := 0; i+2 < len(seg); i++ {
+		if seg[i] == '_' && seg[i+1] == '8' && isLetter(seg[i+2]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 // urlNoise are the words of paths that name a format or an index page.
 var urlNoise = map[string]bool{

@@ -289,17 +289,19 @@ func TestRerank(t *testing.T) {
 		"https://other.example/sourdough/starter/guide", // whole phrase, other host
 		"https://example.org/starter/sourdough/guide",   // every word, not in order
 		"https://example.org/sourdough/starter/guide",   // whole phrase, same host
-		"https://example.org/rye",                       // no word
+		"https://example.org/rye",                       // no word, same host
 	}}
 	c := clues(t)
 	o, err := relink.Rerank{Base: base}.Find(context.Background(), c, tools(&answers{}))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The host's pages holding the phrase's words first, then the other
+	// host's whole phrase before the host's page that holds no word.
 	want := []string{
 		"https://example.org/sourdough/starter/guide",
-		"https://other.example/sourdough/starter/guide",
 		"https://example.org/starter/sourdough/guide",
+		"https://other.example/sourdough/starter/guide",
 		"https://example.org/rye",
 		"https://a.example/blog",
 	}

@@ -55,6 +55,7 @@ func buildFixStore(t *testing.T, base string) string {
 // runIn runs args with stdin.
 func runIn(t *testing.T, stdin string, args ...string) ran {
 	t.Helper()
+	ownCache(t)
 	var stdout, stderr bytes.Buffer
 	code := run(args, strings.NewReader(stdin), &stdout, &stderr)
 	return ran{code, stdout.String(), stderr.String()}

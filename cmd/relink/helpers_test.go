@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -15,6 +16,7 @@ type ran struct {
 // runArgs runs the command line args in-process, with an empty stdin.
 func runArgs(t *testing.T, args ...string) ran {
 	t.Helper()
+	ownCache(t)
 	var stdout, stderr bytes.Buffer
 	code := run(args, strings.NewReader(""), &stdout, &stderr)
 	return ran{code, stdout.String(), stderr.String()}
@@ -42,4 +44,19 @@ func checkOneLine(t *testing.T, stderr string) {
 			t.Errorf("stderr holds %q: %q", bad, stderr)
 		}
 	}
+}
+
+// cached holds the tests that have a cache directory of their own.
+var cached sync.Map
+
+// ownCache gives t a user cache directory of its own (so the default
+// -cache of its runs), the first time one of its runs starts: the live
+// services' answers are cached by URL, and a fake service of another test
+// may have listened on the same loopback port before.
+func ownCache(t *testing.T) {
+	if _, ok := cached.LoadOrStore(t, true); ok {
+		return
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Cleanup(func() { cached.Delete(t) })
 }
