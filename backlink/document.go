@@ -2,6 +2,7 @@ package backlink
 
 import (
 	"fmt"
+	"net/url"
 	"unsafe"
 
 	"github.com/linkrot/relink/canon"
@@ -37,6 +38,12 @@ func Parse(html []byte, pageURI string) (*Document, error) {
 	w := getWalker()
 	defer putWalker(w)
 	w.walk(b, keepAll, "")
+	return w.document(page), nil
+}
+
+// document returns the Document of the page w has walked, whose URI is
+// page; it takes w's text and words.
+func (w *walker) document(page *url.URL) *Document {
 	w.splitWords()
 	r := resolver{base: w.baseURL(page)}
 	d := &Document{links: make([]Link, 0, len(w.links))}
@@ -48,7 +55,7 @@ func Parse(html []byte, pageURI string) (*Document, error) {
 	// The Document takes the walker's text and words.
 	d.text, d.words = w.text, w.words
 	w.text, w.words = nil, nil
-	return d, nil
+	return d
 }
 
 // Locate returns the links on the page to target, as the function Locate
