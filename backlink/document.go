@@ -3,6 +3,7 @@ package backlink
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"unsafe"
 
 	"github.com/linkrot/relink/canon"
@@ -52,9 +53,10 @@ func (w *walker) document(page *url.URL) *Document {
 			d.links = append(d.links, w.link(&w.links[i], u))
 		}
 	}
-	// The Document takes the walker's text and words.
-	d.text, d.words = w.text, w.words
-	w.text, w.words = nil, nil
+	// The Document takes copies of the walker's text and words, of their
+	// size: the walker's buffers, grown as the page was read, go back to
+	// the pool for the next page.
+	d.text, d.words = slices.Clone(w.text), slices.Clone(w.words)
 	return d
 }
 
@@ -104,8 +106,7 @@ func (d *Document) Words() []string {
 
 // Size returns about how many bytes of memory the Document holds: its
 // text, its words and its links, counted by the capacity of the buffers
-// that hold them (parsing leaves them about a tenth larger than their
-// contents). A cache of Documents can keep to a byte budget by it.
+// that hold them. A cache of Documents can keep to a byte budget by it.
 func (d *Document) Size() int {
 	n := cap(d.text) + cap(d.words)*int(unsafe.Sizeof(span{})) + cap(d.links)*int(unsafe.Sizeof(Link{}))
 	for _, l := range d.links {

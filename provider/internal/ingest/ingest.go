@@ -617,6 +617,10 @@ func pageItem(in pageInput) Item {
 		}
 		return skipped(ReasonBadRecord, err)
 	}
+	if in.rewrite != nil {
+		// The rewritten page is not needed once it is compressed.
+		defer releaseScan(body)
+	}
 	ws := doc.Words()
 	if meta.hasRefresh && len(ws) <= RedirectMaxWords {
 		delay, target, ok := parseRefresh(meta.refresh)

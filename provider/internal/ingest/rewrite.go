@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,9 +130,30 @@ type pageScan struct {
 func newPageScan(body []byte, rewrite hrefFunc) *pageScan {
 	s := &pageScan{rewrite: rewrite}
 	if rewrite != nil {
-		s.out = make([]byte, 0, len(body)+len(body)/8)
+		select {
+		case s.out = <-scanBufs:
+		default:
+		}
+		s.out = slices.Grow(s.out[:0], len(body)+len(body)/8)
 	}
 	return s
+}
+
+// scanBufs holds idle buffers for rewritten pages, which a page needs only
+// until its body is compressed (releaseScan): they are the largest thing
+// an ingest allocates a page.
+var scanBufs = make(chan []byte, 16)
+
+// releaseScan gives back the buffer of a page rewritten by readPage, once
+// it is no longer used; buffers beyond 1 MiB are left to the collector.
+func releaseScan(b []byte) {
+	if cap(b) > 1<<20 {
+		return
+	}
+	select {
+	case scanBufs <- b[:0]:
+	default:
+	}
 }
 
 // Token reads a token (walkhook.Hook); a rewritten <a> or <area> tag
