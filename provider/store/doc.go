@@ -129,22 +129,35 @@
 //
 // On the development corpus (31 Debian 12 documentation packages, 4,538
 // files, 197 MB of HTML) an ingest makes 4,532 pages, 6 redirects and
-// 522,346 links into a 103 MB file, with 15 to 21 s of CPU time on 2
-// cores (measured while other work kept them busy, so that its wall time
-// said little) and at most 260 MB resident. The dev and held-out corpora
-// together (12,984 pages, 1.58 million links, a 273 MB file, at most 360
-// MB resident) take the same CPU time a page, 3.5 to 4.5 ms: an ingest
-// grows with its pages. TestMeasureIngest (-ingest) measures it.
+// 522,346 links into a 103 MB file with 11 to 13 s of CPU time (user and
+// system) and at most 265 MB resident; the version before this one took
+// 14 to 18 s of CPU measured beside it. Those figures were taken while
+// other work kept the machine's 2 cores busy (load 3 to 5), which gives an
+// ingest about one core: it then takes as long as its CPU time, 10 to 15
+// s (best of 3: 10.0 s, 450 pages a second, against 12.3 s). On 2 idle
+// cores, where the version before took 9.9 s, the workers and the writer
+// run side by side and an ingest takes about half its CPU time. The mid
+// corpus (20,070 pages, 1.92 million links) takes 49 s of CPU, 2.5 ms a
+// page as on the development corpus, and at most 405 MB resident: an
+// ingest grows with its pages. TestMeasureIngest (-ingest) measures it,
+// and lab/cmd/storediff checks that a change to the ingest builds the same
+// store.
 //
-// The time goes to reading each page twice (once to rewrite its hrefs,
-// once with backlink.Parse for its words and links), compressing it, and
-// SQLite. The writer keeps each batch's links and full-text rows and
+// Each page is read once (the ingest rewrites its hrefs and learns its
+// title while backlink's walker reads its words and links, through
+// internal/walkhook), compressed, and written by SQLite. The workers may
+// parse two batches ahead of the writer, so that they do not wait while it
+// commits one. The writer keeps each batch's links and full-text rows and
 // writes them just before the batch commits: the links many rows a
 // statement in the table's key order, the full-text rows in id order, so
-// that FTS5, allowed 8 MiB of new terms (ftsHashSize), makes about one
-// index segment a batch rather than one a page. A store's first ingest
-// builds the index of the links by target once, when it finishes, instead
-// of row by row.
+// that FTS5, allowed 8 MiB of new terms (ftsHashSize) and no merging of
+// its segments until the end, makes about one index segment a batch
+// rather than one a page. A store's first ingest builds the index of the
+// links by target once, when it finishes, instead of row by row; the
+// finish then merges the full-text index into one segment, counts the
+// in-degrees and the document frequencies, and has ANALYZE estimate its
+// statistics from a sample (analysisLimit), which reading the links whole
+// made grow with the store.
 //
 // Conjunctive queries of 3 or 4 title words answer in
 // about 1 ms (median) and under 12 ms (99th percentile) with the cache
