@@ -56,7 +56,9 @@ func (w *walker) document(page *url.URL) *Document {
 	// The Document takes copies of the walker's text and words, of their
 	// size: the walker's buffers, grown as the page was read, go back to
 	// the pool for the next page.
-	d.text, d.words = slices.Clone(w.text), slices.Clone(w.words)
+	if len(w.text) > 0 {
+		d.text, d.words = slices.Clone(w.text), slices.Clone(w.words)
+	}
 	return d
 }
 
