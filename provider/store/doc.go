@@ -129,19 +129,20 @@
 //
 // On the development corpus (31 Debian 12 documentation packages, 4,538
 // files, 197 MB of HTML) an ingest makes 4,532 pages, 6 redirects and
-// 522,346 links into a 103 MB file with 11 to 13 s of CPU time (user and
-// system) and at most 265 MB resident; the version before this one took
-// 14 to 18 s of CPU measured beside it. Those figures were taken while
-// other work kept the machine's 2 cores busy (load 3 to 5), which gives an
-// ingest about one core: it then takes as long as its CPU time, 10 to 15
-// s (best of 3: 10.0 s, 450 pages a second, against 12.3 s). On 2 idle
-// cores, where the version before took 9.9 s, the workers and the writer
-// run side by side and an ingest takes about half its CPU time. The mid
-// corpus (20,070 pages, 1.92 million links) takes 49 s of CPU, 2.5 ms a
-// page as on the development corpus, and at most 405 MB resident: an
-// ingest grows with its pages. TestMeasureIngest (-ingest) measures it,
-// and lab/cmd/storediff checks that a change to the ingest builds the same
-// store.
+// 522,346 links into a 103 MB file with 10 to 12 s of CPU time (user and
+// system) and at most 270 MB resident, where the version before this one
+// took 13 to 14.5 s run beside it. Those figures were taken while another
+// session kept the machine busy: Linux then shares the 2 cores between
+// sessions, an ingest gets about one, and it takes about its CPU time
+// (best of 3: 10.6 s, 430 pages a second, against 14.0 s and 325). On 2
+// idle cores, where the version before took 9.9 s, the workers and the
+// writer run side by side, and an ingest should take little more than
+// half its CPU time (no idle window came to measure it). The mid corpus (20,070 pages, 1.92 million links, a 405 MB
+// peak) takes 49 s of CPU against 61 s before, and the large one (53,936
+// pages, 5.23 million links, 552 MB) 120 s: 2.2 to 2.5 ms a page, as on
+// the development corpus, so an ingest grows with its pages.
+// TestMeasureIngest (-ingest) measures it, and lab/cmd/storediff checks
+// that a change to the ingest builds the same store.
 //
 // Each page is read once (the ingest rewrites its hrefs and learns its
 // title while backlink's walker reads its words and links, through
