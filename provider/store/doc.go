@@ -134,10 +134,12 @@
 // took 13 to 14.5 s run beside it. Those figures were taken while another
 // session kept the machine busy: Linux then shares the 2 cores between
 // sessions, an ingest gets about one, and it takes about its CPU time
-// (best of 3: 10.6 s, 430 pages a second, against 14.0 s and 325). On 2
-// idle cores, where the version before took 9.9 s, the workers and the
-// writer run side by side, and an ingest should take little more than
-// half its CPU time (no idle window came to measure it). The mid corpus (20,070 pages, 1.92 million links, a 405 MB
+// (best of 3: 10.6 s, 430 pages a second, against 14.0 s and 325). In a
+// few idle minutes the two versions, run in turn, took 8.3 to 9.7 s (11.6
+// to 12.9 s of CPU; best 545 pages a second) and 9.0 to 10.4 s (13.5 to
+// 15.2 s): the workers and the writer overlap, but not fully, since the
+// writer, given a third of the cores while two workers parse, falls up to
+// two batches behind and finishes them, and the last step, alone. The mid corpus (20,070 pages, 1.92 million links, a 405 MB
 // peak) takes 49 s of CPU against 61 s before, and the large one (53,936
 // pages, 5.23 million links, 552 MB) 120 s: 2.2 to 2.5 ms a page, as on
 // the development corpus, so an ingest grows with its pages.
