@@ -139,7 +139,8 @@
 // to 12.9 s of CPU; best 545 pages a second) and 9.0 to 10.4 s (13.5 to
 // 15.2 s): the workers and the writer overlap, but not fully, since the
 // writer, given a third of the cores while two workers parse, falls up to
-// two batches behind and finishes them, and the last step, alone. The mid corpus (20,070 pages, 1.92 million links, a 405 MB
+// two batches behind, and writes those and then finishes the store alone.
+// The mid corpus (20,070 pages, 1.92 million links, a 405 MB
 // peak) takes 49 s of CPU against 61 s before, and the large one (53,936
 // pages, 5.23 million links, 552 MB) 120 s: 2.2 to 2.5 ms a page, as on
 // the development corpus, so an ingest grows with its pages.
