@@ -2,6 +2,8 @@ package backlink
 
 import (
 	"fmt"
+	"net/url"
+	"slices"
 	"unsafe"
 
 	"github.com/linkrot/relink/canon"
@@ -37,6 +39,12 @@ func Parse(html []byte, pageURI string) (*Document, error) {
 	w := getWalker()
 	defer putWalker(w)
 	w.walk(b, keepAll, "")
+	return w.document(page), nil
+}
+
+// document returns the Document of the page w has walked, whose URI is
+// page; it takes w's text and words.
+func (w *walker) document(page *url.URL) *Document {
 	w.splitWords()
 	r := resolver{base: w.baseURL(page)}
 	d := &Document{links: make([]Link, 0, len(w.links))}
@@ -45,10 +53,13 @@ func Parse(html []byte, pageURI string) (*Document, error) {
 			d.links = append(d.links, w.link(&w.links[i], u))
 		}
 	}
-	// The Document takes the walker's text and words.
-	d.text, d.words = w.text, w.words
-	w.text, w.words = nil, nil
-	return d, nil
+	// The Document takes copies of the walker's text and words, of their
+	// size: the walker's buffers, grown as the page was read, go back to
+	// the pool for the next page.
+	if len(w.text) > 0 {
+		d.text, d.words = slices.Clone(w.text), slices.Clone(w.words)
+	}
+	return d
 }
 
 // Locate returns the links on the page to target, as the function Locate
@@ -97,8 +108,7 @@ func (d *Document) Words() []string {
 
 // Size returns about how many bytes of memory the Document holds: its
 // text, its words and its links, counted by the capacity of the buffers
-// that hold them (parsing leaves them about a tenth larger than their
-// contents). A cache of Documents can keep to a byte budget by it.
+// that hold them. A cache of Documents can keep to a byte budget by it.
 func (d *Document) Size() int {
 	n := cap(d.text) + cap(d.words)*int(unsafe.Sizeof(span{})) + cap(d.links)*int(unsafe.Sizeof(Link{}))
 	for _, l := range d.links {

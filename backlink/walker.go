@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/linkrot/relink/internal/walkhook"
 )
 
 // keepMode says which links the walker records.
@@ -81,6 +83,15 @@ type walker struct {
 	headDone bool
 	open     int // index in links of the open <a>, or -1
 	reader   bytes.Reader
+
+	// hook, when not nil, is shown every token first (walkHooked); tok
+	// is its view of the current token.
+	hook walkhook.Hook
+	tok  hookToken
+	// rawCheck says that a start tag inside an svg would have made the
+	// tokenizer read raw text next, which walk prevents and walkHooked
+	// cannot; diverged that the text so read held markup.
+	rawCheck, diverged bool
 }
 
 var walkerPool = sync.Pool{New: func() any { return new(walker) }}
@@ -98,6 +109,8 @@ func putWalker(w *walker) {
 	w.links = w.links[:0]
 	clear(w.links[:cap(w.links)])
 	w.collapse = false
+	w.hook = nil
+	w.tok.next(nil)
 	walkerPool.Put(w)
 }
 
@@ -114,6 +127,7 @@ func (w *walker) reset(mode keepMode, segment string) {
 		local:    w.local[:0],
 		stack:    w.stack[:0],
 		tags:     w.tags,
+		tok:      w.tok,
 		mode:     mode,
 		segment:  segment,
 		open:     -1,
@@ -172,18 +186,26 @@ func (w *walker) finish() {
 
 // textToken handles a text token.
 func (w *walker) textToken(z *html.Tokenizer) {
+	if w.textShows(z.Raw()) {
+		w.addText(z.Text())
+	}
+}
+
+// textShows reports whether the text token whose raw bytes are raw is
+// shown: not inside a skipped element or raw text, and in the head only
+// when it is not all white space (it then starts the body, as in a
+// parser).
+func (w *walker) textShows(raw []byte) bool {
 	if w.rawSkip || w.skipNest > 0 {
-		return
+		return false
 	}
 	if !w.headDone {
-		t := z.Raw()
-		if isAllSpace(t) {
-			return
+		if isAllSpace(raw) {
+			return false
 		}
-		// Text that is not white space starts the body, as in a parser.
 		w.inHead, w.headDone = false, true
 	}
-	w.addText(z.Text())
+	return true
 }
 
 // startTag handles a start tag; selfClosing is true for <x/>, which HTML
@@ -199,8 +221,13 @@ func (w *walker) startTag(z *html.Tokenizer, selfClosing bool) {
 		if w.skipKey == uint32(atom.Svg) {
 			// In SVG, title, style and script hold markup, not raw text:
 			// without this, "<svg><title>x</svg>" would hide the rest of
-			// the page.
-			z.NextIsNotRawText()
+			// the page. A hooked walk shows the hook the tokens of a plain
+			// tokenizer, and checks the raw text instead.
+			if w.hook != nil {
+				w.rawCheck = rawText(a)
+			} else {
+				z.NextIsNotRawText()
+			}
 		}
 		return
 	}
@@ -248,7 +275,7 @@ func (w *walker) startTag(z *html.Tokenizer, selfClosing bool) {
 	needAttrs := k&kUsesAttrs != 0 || parent&flagNav == 0 && k&kVoid == 0
 	var at attrs // on the stack: storing into it needs no write barrier
 	if needAttrs && hasAttr(raw[nameEnd:]) {
-		readAttrs(z, raw[nameEnd:], &at)
+		w.readAttrs(z, raw[nameEnd:], &at)
 		own = elementFlags(a, parent, &at)
 	} else {
 		own = elementFlags(a, parent, nil)

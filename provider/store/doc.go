@@ -129,22 +129,39 @@
 //
 // On the development corpus (31 Debian 12 documentation packages, 4,538
 // files, 197 MB of HTML) an ingest makes 4,532 pages, 6 redirects and
-// 522,346 links into a 103 MB file, with 15 to 21 s of CPU time on 2
-// cores (measured while other work kept them busy, so that its wall time
-// said little) and at most 260 MB resident. The dev and held-out corpora
-// together (12,984 pages, 1.58 million links, a 273 MB file, at most 360
-// MB resident) take the same CPU time a page, 3.5 to 4.5 ms: an ingest
-// grows with its pages. TestMeasureIngest (-ingest) measures it.
+// 522,346 links into a 103 MB file with 10 to 12 s of CPU time (user and
+// system) and at most 270 MB resident, where the version before this one
+// took 13 to 14.5 s run beside it. Those figures were taken while another
+// session kept the machine busy: Linux then shares the 2 cores between
+// sessions, an ingest gets about one, and it takes about its CPU time
+// (best of 3: 10.6 s, 430 pages a second, against 14.0 s and 325). In a
+// few idle minutes the two versions, run in turn, took 8.3 to 9.7 s (11.6
+// to 12.9 s of CPU; best 545 pages a second) and 9.0 to 10.4 s (13.5 to
+// 15.2 s): the workers and the writer overlap, but not fully, since the
+// writer, given a third of the cores while two workers parse, falls up to
+// two batches behind, and writes those and then finishes the store alone.
+// The mid corpus (20,070 pages, 1.92 million links, a 405 MB
+// peak) takes 49 s of CPU against 61 s before, and the large one (53,936
+// pages, 5.23 million links, 552 MB) 120 s: 2.2 to 2.5 ms a page, as on
+// the development corpus, so an ingest grows with its pages.
+// TestMeasureIngest (-ingest) measures it, and lab/cmd/storediff checks
+// that a change to the ingest builds the same store.
 //
-// The time goes to reading each page twice (once to rewrite its hrefs,
-// once with backlink.Parse for its words and links), compressing it, and
-// SQLite. The writer keeps each batch's links and full-text rows and
+// Each page is read once (the ingest rewrites its hrefs and learns its
+// title while backlink's walker reads its words and links, through
+// internal/walkhook), compressed, and written by SQLite. The workers may
+// parse two batches ahead of the writer, so that they do not wait while it
+// commits one. The writer keeps each batch's links and full-text rows and
 // writes them just before the batch commits: the links many rows a
 // statement in the table's key order, the full-text rows in id order, so
-// that FTS5, allowed 8 MiB of new terms (ftsHashSize), makes about one
-// index segment a batch rather than one a page. A store's first ingest
-// builds the index of the links by target once, when it finishes, instead
-// of row by row.
+// that FTS5, allowed 8 MiB of new terms (ftsHashSize) and no merging of
+// its segments until the end, makes about one index segment a batch
+// rather than one a page. A store's first ingest builds the index of the
+// links by target once, when it finishes, instead of row by row; the
+// finish then merges the full-text index into one segment, counts the
+// in-degrees and the document frequencies, and has ANALYZE estimate its
+// statistics from a sample (analysisLimit), which reading the links whole
+// made grow with the store.
 //
 // Conjunctive queries of 3 or 4 title words answer in
 // about 1 ms (median) and under 12 ms (99th percentile) with the cache

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 
+	kflate "github.com/klauspost/compress/flate"
+
 	"github.com/linkrot/relink/filter"
 )
 
@@ -111,13 +113,18 @@ func ParseHeader(b []byte) (http.Header, error) {
 
 // Bodies are stored compressed with DEFLATE at its fastest level: HTML
 // shrinks to about a fifth, and inflating a page takes well under a
-// millisecond.
+// millisecond. They are compressed with github.com/klauspost/compress's
+// DEFLATE, which at its fastest level compresses HTML twice as fast as the
+// standard library's and a little smaller (on the development corpus's
+// pages, 17.2% of their size against 17.6%), and inflated with the standard
+// library's: the format is the same, and stores written before read as
+// they did.
 var (
 	// deflaters holds idle writers: a channel rather than a sync.Pool,
 	// which each garbage collection may empty (an ingest collects several
 	// times a second), while a new writer allocates and clears about a
 	// megabyte.
-	deflaters = make(chan *flate.Writer, 16)
+	deflaters = make(chan *kflate.Writer, 16)
 	inflaters sync.Pool
 )
 
@@ -125,11 +132,11 @@ var (
 func Deflate(b []byte) []byte {
 	var out bytes.Buffer
 	out.Grow(len(b)/4 + 64)
-	var w *flate.Writer
+	var w *kflate.Writer
 	select {
 	case w = <-deflaters:
 	default:
-		w, _ = flate.NewWriter(nil, flate.BestSpeed) // a valid level cannot fail
+		w, _ = kflate.NewWriter(nil, kflate.BestSpeed) // a valid level cannot fail
 	}
 	defer func() {
 		select {

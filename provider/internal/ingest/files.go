@@ -204,15 +204,15 @@ func (mp *mapper) fileItem(f file, maxSize int64, rel *relocations) Item {
 		}
 		return v, kind != hrefKeep
 	}
-	out, meta := scanPage(data, rewrite, fc.setBase)
 	return pageItem(pageInput{
 		uri:         uri,
 		address:     address,
 		site:        f.root.site,
-		body:        out,
-		meta:        meta,
+		data:        data,
 		status:      200,
 		contentType: "text/html",
+		rewrite:     rewrite,
+		setBase:     fc.setBase,
 		resolve: func(href string) (string, bool) {
 			v, kind := mp.resolve(fc, href)
 			if kind != hrefWeb {

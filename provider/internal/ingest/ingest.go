@@ -403,15 +403,13 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 	var (
 		jobs       = make(chan job)
 		results    = make(chan Item, workers)
-		inFlight   = make(chan struct{}, max(64, 16*workers))
+		ahead      = newReadAhead(max(64, 16*workers, 2*batch), ReadAheadBytes)
 		produceErr error
 		wg, workWG sync.WaitGroup
 		seq        int
 	)
 	emit := func(j job) bool {
-		select {
-		case inFlight <- struct{}{}:
-		case <-ctx.Done():
+		if !ahead.acquire(ctx, j.Size) {
 			return false
 		}
 		j.Seq = seq
@@ -465,7 +463,7 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 			}
 			delete(pending, next)
 			next++
-			<-inFlight
+			ahead.release(it.Size)
 			if ctx.Err() != nil {
 				break // stopping: leave the item unwritten
 			}
@@ -523,6 +521,61 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 	return st, produceErr
 }
 
+// ReadAheadBytes bounds the input bytes of the files or records that the
+// workers may have read and parsed ahead of the writer (unless a single
+// one is larger).
+const ReadAheadBytes = 64 << 20
+
+// readAhead bounds the work done ahead of the writer: at most maxItems
+// items and maxBytes input bytes between the producer and the writer, and
+// always at least one item, however large. The window must hold more than
+// a batch: the writer takes no items while it commits one, and the workers
+// must not wait for it then.
+type readAhead struct {
+	mu       sync.Mutex
+	items    int
+	bytes    int64
+	maxItems int
+	maxBytes int64
+	freed    chan struct{} // closed, and replaced, when an item leaves
+}
+
+// newReadAhead returns an empty window.
+func newReadAhead(maxItems int, maxBytes int64) *readAhead {
+	return &readAhead{maxItems: maxItems, maxBytes: maxBytes, freed: make(chan struct{})}
+}
+
+// acquire waits for room for an item of size bytes; it reports false when
+// ctx is done first.
+func (r *readAhead) acquire(ctx context.Context, size int64) bool {
+	for {
+		r.mu.Lock()
+		if r.items == 0 || r.items < r.maxItems && r.bytes+size <= r.maxBytes {
+			r.items++
+			r.bytes += size
+			r.mu.Unlock()
+			return true
+		}
+		freed := r.freed
+		r.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// release makes room again for an item of size bytes.
+func (r *readAhead) release(size int64) {
+	r.mu.Lock()
+	r.items--
+	r.bytes -= size
+	close(r.freed)
+	r.freed = make(chan struct{})
+	r.mu.Unlock()
+}
+
 // runJob runs j, turning a panic of the parsing code into a skipped item
 // so that one bad page cannot stop an ingest; the panic's value is
 // recorded as the detail.
@@ -540,44 +593,46 @@ func runJob(j job) (it Item) {
 type pageInput struct {
 	uri, site   string
 	address     string // the URI as published: hrefs resolve against it
-	body        []byte // the bytes to store and serve
-	meta        pageMeta
+	data        []byte // the page's bytes as read
 	status      int
 	contentType string
 	header      []byte
+	// rewrite, when not nil, rewrites the hrefs of the page's <a> and
+	// <area> tags, and the page is stored so rewritten; setBase, when not
+	// nil, learns the page's <base href> before (readPage).
+	rewrite hrefFunc
+	setBase func(string)
 	// resolve resolves a meta refresh URL written on the page to a
 	// canonical URI.
 	resolve func(href string) (string, bool)
 }
 
-// pageItem renders an HTML document and returns it as a page, or as a
-// redirect when it is a redirect stub.
+// pageItem reads an HTML document (readPage) and returns it as a page, or
+// as a redirect when it is a redirect stub.
 func pageItem(in pageInput) Item {
-	dec, _, err := backlink.Decode(in.body, in.contentType)
-	if err != nil {
-		return skipped(ReasonBadRecord, err)
-	}
-	// One reading of the page gives its words and its links (Words and
-	// Outlinks would read it once each).
-	doc, err := backlink.Parse(dec, in.address)
+	body, text, meta, doc, err := readPage(in.data, in.address, in.contentType, in.rewrite, in.setBase)
 	if err != nil {
 		if errors.Is(err, backlink.ErrBadURI) {
 			return skipped(ReasonBadURI, err)
 		}
 		return skipped(ReasonBadRecord, err)
 	}
+	if in.rewrite != nil {
+		// The rewritten page is not needed once it is compressed.
+		defer releaseScan(body)
+	}
 	ws := doc.Words()
-	if in.meta.hasRefresh && len(ws) <= RedirectMaxWords {
-		delay, target, ok := parseRefresh(in.meta.refresh)
+	if meta.hasRefresh && len(ws) <= RedirectMaxWords {
+		delay, target, ok := parseRefresh(meta.refresh)
 		if ok && delay <= RedirectMaxDelay && target != "" {
 			if t, ok := in.resolve(target); ok && t != in.uri {
 				return Item{Redirect: &Redirect{URI: in.uri, Target: t, Status: in.status}}
 			}
 		}
 	}
-	title := in.meta.title
+	title := meta.title
 	if !utf8.ValidString(title) {
-		_, m := scanPage(dec, nil, nil)
+		_, m := scanPage(text, nil)
 		title = strings.ToValidUTF8(m.title, "\uFFFD")
 	}
 	return Item{Page: &Page{
@@ -588,7 +643,7 @@ func pageItem(in pageInput) Item {
 		ContentType: in.contentType,
 		Status:      in.status,
 		Header:      in.header,
-		Body:        Deflate(in.body),
+		Body:        Deflate(body),
 		Words:       len(ws),
 		TitleText:   indexText(words.Split(title)),
 		Text:        indexText(ws),

@@ -2,10 +2,14 @@ package ingest
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/internal/walkhook"
 )
 
 // pageMeta is what scanPage learns about a page from its tags.
@@ -22,75 +26,184 @@ type pageMeta struct {
 // hrefFunc maps an href; ok false keeps the href as written.
 type hrefFunc func(href string) (string, bool)
 
+// readPage reads an HTML page whose bytes are data, served with
+// contentType at address: as scanPage, it learns the page's title and
+// meta refresh and, when rewrite is not nil, rewrites the hrefs of its <a>
+// and <area> tags (setBase, when not nil, learning the page's <base href>
+// first); and it parses the page so rewritten (backlink.Parse) into doc.
+// body is the page to store (data itself when rewrite is nil) and text the
+// bytes doc was read from (body decoded as backlink.Decode does).
+//
+// Both are done in one reading of the page when it can be
+// (walkhook.Parse), which gives what two readings give: backlink's walker
+// is shown each tag as rewritten, and the page must need no decoding,
+// before and after the rewriting (a <meta charset> could move in or out of
+// the bytes Decode searches). Otherwise, the page is read twice.
+func readPage(data []byte, address, contentType string, rewrite hrefFunc, setBase func(string)) (body, text []byte, meta pageMeta, doc *backlink.Document, err error) {
+	if setBase != nil && containsFold(data, "<base") {
+		if href, ok := firstBase(data); ok {
+			setBase(href)
+		}
+	}
+	body, meta, doc, ok, err := readOnce(data, address, contentType, rewrite)
+	if ok || err != nil {
+		return body, body, meta, doc, err
+	}
+	return readTwice(data, address, contentType, rewrite)
+}
+
+// readOnce is readPage in one reading; ok is false when the page cannot
+// be read so.
+func readOnce(data []byte, address, contentType string, rewrite hrefFunc) (body []byte, meta pageMeta, doc *backlink.Document, ok bool, err error) {
+	s := newPageScan(data, rewrite)
+	if bytes.HasPrefix(data, []byte(utf8BOM)) && rewrite != nil {
+		s.out = append(s.out, utf8BOM...) // the walker does not show it
+	}
+	d, ok, err := walkhook.Parse(data, address, s)
+	if err != nil || !ok {
+		return nil, pageMeta{}, nil, false, err
+	}
+	body = data
+	if rewrite != nil {
+		body = s.out
+	}
+	if !decodesAsIs(body, contentType) || !decodesAsIs(body, "") {
+		return nil, pageMeta{}, nil, false, nil
+	}
+	return body, s.meta, d.(*backlink.Document), true, nil
+}
+
+// readTwice is readPage in two readings: one rewrites the page, the other
+// parses what the first wrote.
+func readTwice(data []byte, address, contentType string, rewrite hrefFunc) (body, text []byte, meta pageMeta, doc *backlink.Document, err error) {
+	body, meta = scanPage(data, rewrite)
+	if rewrite == nil {
+		body = data
+	}
+	if text, _, err = backlink.Decode(body, contentType); err != nil {
+		return nil, nil, pageMeta{}, nil, err
+	}
+	doc, err = backlink.Parse(text, address)
+	return body, text, meta, doc, err
+}
+
+// utf8BOM is the UTF-8 encoding of U+FEFF, the byte order mark.
+const utf8BOM = "\xef\xbb\xbf"
+
+// decodesAsIs reports whether backlink.Decode returns b as it is.
+func decodesAsIs(b []byte, contentType string) bool {
+	d, _, err := backlink.Decode(b, contentType)
+	return err == nil && len(d) == len(b) && (len(b) == 0 || &d[0] == &b[0])
+}
+
 // scanPage copies body token by token, learning the page's title and meta
 // refresh. When rewrite is not nil it is called with the href of every <a>
 // and <area> tag (the first href attribute of a tag, entities decoded) and
 // the tags whose href it changes are written anew, with the new href and
 // every other attribute as it was (quoted and escaped afresh); every other
 // byte of body is copied as it is. With a nil rewrite the output is nil.
-// A <base href> is passed to setBase before any href is rewritten, even
-// when it comes after links, since it applies to the whole document.
-func scanPage(body []byte, rewrite hrefFunc, setBase func(string)) ([]byte, pageMeta) {
-	var meta pageMeta
-	if setBase != nil && containsFold(body, "<base") {
-		if href, ok := firstBase(body); ok {
-			setBase(href)
-		}
-	}
-	var out []byte
-	if rewrite != nil {
-		out = make([]byte, 0, len(body)+len(body)/8)
-	}
+func scanPage(body []byte, rewrite hrefFunc) ([]byte, pageMeta) {
+	s := newPageScan(body, rewrite)
 	z := html.NewTokenizer(bytes.NewReader(body))
-	svg, inTitle, titleDone := 0, false, false
+	var t walkhook.Current
 	for {
 		tt := z.Next()
-		// Copy the raw bytes first: Text and TagAttr unescape in place.
-		mark := len(out)
-		if rewrite != nil {
-			out = append(out, z.Raw()...)
-		}
-		switch tt {
-		case html.ErrorToken:
-			return out, meta
-		case html.TextToken:
-			if inTitle {
-				meta.title = collapse(string(z.Text()))
-				inTitle, titleDone = false, true
-			}
-		case html.StartTagToken, html.SelfClosingTagToken:
-			inTitle = false
-			switch name := rawTagName(z.Raw()); {
-			case isTag(name, "a"), isTag(name, "area"):
-				if rewrite != nil {
-					if tag, ok := rewriteTag(out[:mark], z, name, tt, rewrite); ok {
-						out = tag
-					}
-				}
-			case isTag(name, "title"):
-				if svg == 0 && !titleDone && tt == html.StartTagToken {
-					inTitle = true
-				}
-			case isTag(name, "svg"):
-				if tt == html.StartTagToken {
-					svg++
-				}
-			case isTag(name, "meta"):
-				if !meta.hasRefresh {
-					if content, ok := refreshOf(z); ok {
-						meta.refresh, meta.hasRefresh = content, true
-					}
-				}
-			}
-		case html.EndTagToken:
-			if inTitle {
-				inTitle, titleDone = false, true
-			}
-			if isTag(rawTagName(z.Raw()), "svg") && svg > 0 {
-				svg--
-			}
+		t.Next(z)
+		s.Token(tt, &t)
+		if tt == html.ErrorToken {
+			return s.out, s.meta
 		}
 	}
+}
+
+// pageScan is scanPage's work on the tokens of a page, shown them by
+// scanPage or by backlink's walker (readPage).
+type pageScan struct {
+	rewrite            hrefFunc
+	out                []byte
+	meta               pageMeta
+	svg                int
+	inTitle, titleDone bool
+}
+
+// newPageScan returns the scan of body.
+func newPageScan(body []byte, rewrite hrefFunc) *pageScan {
+	s := &pageScan{rewrite: rewrite}
+	if rewrite != nil {
+		select {
+		case s.out = <-scanBufs:
+		default:
+		}
+		s.out = slices.Grow(s.out[:0], len(body)+len(body)/8)
+	}
+	return s
+}
+
+// scanBufs holds idle buffers for rewritten pages, which a page needs only
+// until its body is compressed (releaseScan): they are the largest thing
+// an ingest allocates a page.
+var scanBufs = make(chan []byte, 16)
+
+// releaseScan gives back the buffer of a page rewritten by readPage, once
+// it is no longer used; buffers beyond 1 MiB are left to the collector.
+func releaseScan(b []byte) {
+	if cap(b) > 1<<20 {
+		return
+	}
+	select {
+	case scanBufs <- b[:0]:
+	default:
+	}
+}
+
+// Token reads a token (walkhook.Hook); a rewritten <a> or <area> tag
+// returns its new href.
+func (s *pageScan) Token(tt html.TokenType, t walkhook.Token) (string, bool) {
+	// Copy the raw bytes first: Text unescapes in place.
+	mark := len(s.out)
+	if s.rewrite != nil {
+		s.out = append(s.out, t.Raw()...)
+	}
+	switch tt {
+	case html.TextToken:
+		if s.inTitle {
+			s.meta.title = collapse(string(t.Text()))
+			s.inTitle, s.titleDone = false, true
+		}
+	case html.StartTagToken, html.SelfClosingTagToken:
+		s.inTitle = false
+		switch name := rawTagName(t.Raw()); {
+		case isTag(name, "a"), isTag(name, "area"):
+			if s.rewrite != nil {
+				if tag, href, ok := rewriteTag(s.out[:mark], t.Attrs(), name, tt, s.rewrite); ok {
+					s.out = tag
+					return href, true
+				}
+			}
+		case isTag(name, "title"):
+			if s.svg == 0 && !s.titleDone && tt == html.StartTagToken {
+				s.inTitle = true
+			}
+		case isTag(name, "svg"):
+			if tt == html.StartTagToken {
+				s.svg++
+			}
+		case isTag(name, "meta"):
+			if !s.meta.hasRefresh {
+				if content, ok := refreshOf(t.Attrs()); ok {
+					s.meta.refresh, s.meta.hasRefresh = content, true
+				}
+			}
+		}
+	case html.EndTagToken:
+		if s.inTitle {
+			s.inTitle, s.titleDone = false, true
+		}
+		if isTag(rawTagName(t.Raw()), "svg") && s.svg > 0 {
+			s.svg--
+		}
+	}
+	return "", false
 }
 
 // rawTagName returns the name of the tag whose bytes are raw ("<a href>",
@@ -128,30 +241,26 @@ func isTag(name []byte, lower string) bool {
 	return true
 }
 
-// rewriteTag reads the attributes of the current <a> or <area> tag, whose
-// name is written as name, and, if rewrite changes its href, appends the
-// tag written anew to dst (its name lowercased, every attribute quoted and
-// escaped as html.EscapeString does) and returns it. The attributes are
-// read as byte slices, which stay valid until the tokenizer's next token.
-func rewriteTag(dst []byte, z *html.Tokenizer, name []byte, tt html.TokenType, rewrite hrefFunc) ([]byte, bool) {
-	var buf [16][2][]byte
-	attrs := buf[:0]
+// rewriteTag rewrites the current <a> or <area> tag, whose name is
+// written as name and whose attributes are attrs: if rewrite changes its
+// href, it appends the tag written anew to dst (its name lowercased, every
+// attribute quoted and escaped as html.EscapeString does) and returns it
+// with the new href.
+func rewriteTag(dst []byte, attrs []walkhook.Attr, name []byte, tt html.TokenType, rewrite hrefFunc) ([]byte, string, bool) {
 	href := -1
-	for more := true; more; {
-		var k, v []byte
-		k, v, more = z.TagAttr()
-		if href < 0 && string(k) == "href" {
-			href = len(attrs)
+	for i, a := range attrs {
+		if string(a.Key) == "href" {
+			href = i
+			break
 		}
-		attrs = append(attrs, [2][]byte{k, v})
 	}
 	if href < 0 {
-		return dst, false
+		return dst, "", false
 	}
-	old := string(attrs[href][1])
+	old := string(attrs[href].Val)
 	newHref, ok := rewrite(old)
 	if !ok || newHref == old {
-		return dst, false
+		return dst, "", false
 	}
 	dst = append(dst, '<')
 	for _, c := range name {
@@ -162,19 +271,19 @@ func rewriteTag(dst []byte, z *html.Tokenizer, name []byte, tt html.TokenType, r
 	}
 	for i, a := range attrs {
 		dst = append(dst, ' ')
-		dst = append(dst, a[0]...)
+		dst = append(dst, a.Key...)
 		dst = append(dst, `="`...)
 		if i == href {
 			dst = appendEscaped(dst, newHref)
 		} else {
-			dst = appendEscaped(dst, a[1])
+			dst = appendEscaped(dst, a.Val)
 		}
 		dst = append(dst, '"')
 	}
 	if tt == html.SelfClosingTagToken {
-		return append(dst, "/>"...), true
+		return append(dst, "/>"...), newHref, true
 	}
-	return append(dst, '>'), true
+	return append(dst, '>'), newHref, true
 }
 
 // appendEscaped appends s to dst escaped as html.EscapeString escapes it.
@@ -200,19 +309,17 @@ func appendEscaped[S ~string | ~[]byte](dst []byte, s S) []byte {
 	return dst
 }
 
-// refreshOf returns the content of the current <meta> tag if it is
-// http-equiv="refresh".
-func refreshOf(z *html.Tokenizer) (string, bool) {
+// refreshOf returns the content of a <meta> tag whose attributes are
+// attrs if it is http-equiv="refresh".
+func refreshOf(attrs []walkhook.Attr) (string, bool) {
 	var equiv bool
 	var content string
-	for more := true; more; {
-		var k, v []byte
-		k, v, more = z.TagAttr()
-		switch string(k) {
+	for _, a := range attrs {
+		switch string(a.Key) {
 		case "http-equiv":
-			equiv = strings.EqualFold(strings.TrimSpace(string(v)), "refresh")
+			equiv = strings.EqualFold(strings.TrimSpace(string(a.Val)), "refresh")
 		case "content":
-			content = string(v)
+			content = string(a.Val)
 		}
 	}
 	return content, equiv

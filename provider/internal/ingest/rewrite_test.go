@@ -33,7 +33,7 @@ func TestScanPageKeepsBytes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := scanPage([]byte(tt.in), keepAll, nil)
+			got, _ := scanPage([]byte(tt.in), keepAll)
 			if !bytes.Equal(got, []byte(tt.in)) {
 				t.Errorf("scanPage(%q) with unchanged hrefs = %q, want the input", tt.in, got)
 			}
@@ -70,7 +70,7 @@ func TestScanPageRewrites(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := scanPage([]byte(tt.in), upper, nil)
+			got, _ := scanPage([]byte(tt.in), upper)
 			if string(got) != tt.want {
 				t.Errorf("scanPage(%q) = %q, want %q", tt.in, got, tt.want)
 			}
@@ -98,7 +98,10 @@ func TestScanPageMeta(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var base string
-			_, meta := scanPage([]byte(tt.in), keepAll, func(b string) { base = b })
+			_, _, meta, _, err := readPage([]byte(tt.in), "https://x.example/", "text/html", keepAll, func(b string) { base = b })
+			if err != nil {
+				t.Fatalf("readPage(%q): %v", tt.in, err)
+			}
 			if meta.title != tt.title || meta.refresh != tt.refresh || meta.hasRefresh != tt.hasRefresh || base != tt.wantBaseArg {
 				t.Errorf("scanPage(%q) = title %q, refresh %q %v, base %q; want %q, %q %v, %q",
 					tt.in, meta.title, meta.refresh, meta.hasRefresh, base, tt.title, tt.refresh, tt.hasRefresh, tt.wantBaseArg)
@@ -142,12 +145,12 @@ func FuzzScanPage(f *testing.F) {
 	f.Add([]byte("<a href=\"\x00\xff\">"))
 	f.Add([]byte(`<meta http-equiv=refresh content="0;url=x"><a href='&amp;'>`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got, _ := scanPage(b, keepAll, func(string) {})
+		got, _ := scanPage(b, keepAll)
 		if !bytes.Equal(got, b) {
 			t.Fatalf("scanPage(%q) with unchanged hrefs = %q", b, got)
 		}
-		once, _ := scanPage(b, upper, nil)
-		twice, _ := scanPage(once, upper, nil)
+		once, _ := scanPage(b, upper)
+		twice, _ := scanPage(once, upper)
 		if !bytes.Equal(once, twice) {
 			t.Fatalf("rewriting %q twice: %q, then %q", b, once, twice)
 		}

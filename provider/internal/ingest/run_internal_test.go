@@ -1,6 +1,9 @@
 package ingest
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestRunJobPanic checks that a page whose parsing panics becomes a
 // skipped file with the panic recorded, not a crashed ingest.
@@ -12,5 +15,40 @@ func TestRunJobPanic(t *testing.T) {
 	it = runJob(job{run: func() Item { return skipped(ReasonEmpty, nil) }})
 	if it.Skip != ReasonEmpty {
 		t.Errorf("runJob(plain job) = skip %q, want %q", it.Skip, ReasonEmpty)
+	}
+}
+
+// TestReadAhead checks the bounds of the window between the producer and
+// the writer: items and bytes, one item however large, and a wait that
+// cancellation ends.
+func TestReadAhead(t *testing.T) {
+	ctx := context.Background()
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	r := newReadAhead(2, 100)
+	if !r.acquire(done, 500) {
+		t.Fatal("an empty window refused an item larger than its bytes")
+	}
+	if r.acquire(done, 1) {
+		t.Error("a window over its bytes took another item")
+	}
+	r.release(500)
+	for i := range 2 {
+		if !r.acquire(ctx, 10) {
+			t.Fatalf("item %d of 2 refused", i)
+		}
+	}
+	if r.acquire(done, 10) {
+		t.Error("a full window took a third item")
+	}
+	// A waiting acquire takes the room a release makes.
+	got := make(chan bool)
+	go func() { got <- r.acquire(ctx, 10) }()
+	r.release(10)
+	if !<-got {
+		t.Error("acquire after a release failed")
+	}
+	if r.items != 2 || r.bytes != 20 {
+		t.Errorf("window holds %d items, %d bytes; want 2, 20", r.items, r.bytes)
 	}
 }

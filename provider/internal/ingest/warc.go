@@ -225,13 +225,11 @@ func captureItem(target, uri string, status int, header http.Header, body []byte
 	if ctype == "" {
 		ctype = "text/html"
 	}
-	_, meta := scanPage(body, nil, nil)
 	return pageItem(pageInput{
 		uri:         uri,
 		address:     target,
 		site:        base.Hostname(),
-		body:        body,
-		meta:        meta,
+		data:        body,
 		status:      status,
 		contentType: ctype,
 		header:      FormatHeader(h),
