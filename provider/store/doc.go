@@ -129,21 +129,21 @@
 //
 // On the development corpus (31 Debian 12 documentation packages, 4,538
 // files, 197 MB of HTML) an ingest makes 4,532 pages, 6 redirects and
-// 522,346 links into a 103 MB file with 10 to 12 s of CPU time (user and
-// system) and at most 270 MB resident, where the version before this one
-// took 13 to 14.5 s run beside it. Those figures were taken while another
-// session kept the machine busy: Linux then shares the 2 cores between
-// sessions, an ingest gets about one, and it takes about its CPU time
-// (best of 3: 10.6 s, 430 pages a second, against 14.0 s and 325). In a
-// few idle minutes the two versions, run in turn, took 8.3 to 9.7 s (11.6
-// to 12.9 s of CPU; best 545 pages a second) and 9.0 to 10.4 s (13.5 to
-// 15.2 s): the workers and the writer overlap, but not fully, since the
+// 522,346 links into a 103 MB file. On an idle machine (2 cores, run in
+// turn with the version before, three times each) it took 7.8 to 8.3 s
+// of wall time, 10.5 to 11.3 s of CPU and at most 275 MB resident (at
+// best 582 pages a second), where the version before took 9.8 to 10.9 s
+// and 13.4 to 15.1 s of CPU (9.9 s at the start of the same session).
+// The large corpus of lab/corpus (53,936 pages, 12,697 redirects, 5.23
+// million links) took 82.7 s and 570 MB against 95.2 s and 534 MB (652
+// and 566 pages a second): an ingest grows with its pages, at about 2 ms
+// of CPU a page. The workers and the writer overlap, but not fully: the
 // writer, given a third of the cores while two workers parse, falls up to
-// two batches behind, and writes those and then finishes the store alone.
-// The mid corpus (20,070 pages, 1.92 million links, a 405 MB
-// peak) takes 49 s of CPU against 61 s before, and the large one (53,936
-// pages, 5.23 million links, 552 MB) 120 s: 2.2 to 2.5 ms a page, as on
-// the development corpus, so an ingest grows with its pages.
+// two batches behind, and writes those and then finishes the store
+// alone (about 1 s on dev, 12 s on large, most of it building the index
+// of the links by target). While another session keeps the machine busy,
+// Linux shares the 2 cores between sessions, an ingest gets about one,
+// and it takes about its CPU time.
 // TestMeasureIngest (-ingest) measures it, and lab/cmd/storediff checks
 // that a change to the ingest builds the same store.
 //
