@@ -28,6 +28,7 @@ package main
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -262,21 +263,36 @@ type targetLine struct {
 }
 
 // targetRanks reads each target's rank for each method from the
-// targets.jsonl at path (gzipped runs leave it out: nil, no error).
+// targets.jsonl at path, or from path+".gz" as the experiment writes it; a
+// run with neither (scale.sh keeps only summaries) gives nil, no error.
 func targetRanks(path string, ms []method) ([]map[string]int, error) {
 	f, err := os.Open(path)
+	var r io.Reader = f
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		f, err = os.Open(path + ".gz")
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		if err == nil {
+			defer f.Close()
+			zr, err := gzip.NewReader(f)
+			if err != nil {
+				return nil, fmt.Errorf("%s.gz: %w", path, err)
+			}
+			defer zr.Close()
+			r = zr
+		}
+	} else if err == nil {
+		defer f.Close()
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	out := make([]map[string]int, len(ms))
 	for j := range out {
 		out[j] = map[string]int{}
 	}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<26)
 	for sc.Scan() {
 		var l targetLine

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,7 +16,8 @@ import (
 
 // writeRun writes a run directory: a summary with the paper's method at 4
 // terms and a default method, and, when ranks is not nil, targets.jsonl
-// with each target's ranks (paper's method at sizes 1-4, rerank).
+// with each target's ranks (paper's method at sizes 1-4, rerank), gzipped
+// as the experiment writes it for any corpus but dev.
 func writeRun(t *testing.T, corpus string, pages int, paper, rerank float64, ranks map[string][2]int) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -48,7 +50,20 @@ func writeRun(t *testing.T, corpus string, pages int, paper, rerank float64, ran
 			}
 			b.Write(append(raw, '\n'))
 		}
-		if err := os.WriteFile(filepath.Join(dir, "targets.jsonl"), b.Bytes(), 0o644); err != nil {
+		name, data := "targets.jsonl", b.Bytes()
+		if corpus != "dev" {
+			// As the experiment writes it.
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			if _, err := zw.Write(data); err != nil {
+				t.Fatal(err)
+			}
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			name, data = "targets.jsonl.gz", z.Bytes()
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
