@@ -379,14 +379,15 @@ func askNew(asked map[string]bool, queries []lexsig.Query) bool {
 // Rerank orders the first Depth candidates of Base anew by how well each
 // matches what the backlinks say about the missing page: whether it is on
 // the missing page's host with a title that holds a word of the evidence
-// (pages move within their site far more often than to another), how much of the backlinks' anchor phrases its title
-// holds and, with Fetch, how similar its text is to the words around the
-// backlinks' links. A candidate that is itself one of the backlink pages
-// moves down: a page that links to the missing page is not the missing
-// page. Candidates after Depth keep their
-// order. Base's queries ask for at least Depth results, so that there are
-// Depth candidates to order even when Tools.Results is smaller; the
-// Outcome then keeps the first Tools.Results.
+// (pages move within their site far more often than to another), how
+// much of the backlinks' anchor phrases its title holds and, with Fetch,
+// how similar its text is to the words around the backlinks' links. A
+// candidate that is itself one of the backlink pages moves down: a page
+// that links to the missing page is not the missing page. Candidates
+// after Depth keep their order. Base's queries ask for at least Depth
+// results, so that there are Depth candidates to order even when
+// Tools.Results is smaller; the Outcome then keeps the first
+// Tools.Results.
 type Rerank struct {
 	Base  Strategy
 	Depth int

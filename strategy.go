@@ -400,7 +400,7 @@ func generatedNames(path string) string {
 		seg = strings.ReplaceAll(seg, "__", "_")
 		var b strings.Builder
 		for j := 0; j < len(seg); j++ {
-			if seg[j] == '_' && j+2 < len(seg) && seg[j+1] == '8' && isLetter(seg[j+2]) {
+			if dotEscapeAt(seg, j) {
 				b.WriteByte(' ')
 				j++
 				continue
@@ -415,12 +415,18 @@ func generatedNames(path string) string {
 // hasDotEscape reports whether seg holds Doxygen's escape of a dot: "_8"
 // before a letter ("ConjHelper_8h").
 func hasDotEscape(seg string) bool {
-	for i := 0; i+2 < len(seg); i++ {
-		if seg[i] == '_' && seg[i+1] == '8' && isLetter(seg[i+2]) {
+	for i := range seg {
+		if dotEscapeAt(seg, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// dotEscapeAt reports whether Doxygen's escape of a dot ("_8" before a
+// letter) starts at seg[i].
+func dotEscapeAt(seg string, i int) bool {
+	return i+2 < len(seg) && seg[i] == '_' && seg[i+1] == '8' && isLetter(seg[i+2])
 }
 
 func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }

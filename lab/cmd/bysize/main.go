@@ -266,28 +266,11 @@ type targetLine struct {
 // targets.jsonl at path, or from path+".gz" as the experiment writes it; a
 // run with neither (scale.sh keeps only summaries) gives nil, no error.
 func targetRanks(path string, ms []method) ([]map[string]int, error) {
-	f, err := os.Open(path)
-	var r io.Reader = f
-	if errors.Is(err, os.ErrNotExist) {
-		f, err = os.Open(path + ".gz")
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		if err == nil {
-			defer f.Close()
-			zr, err := gzip.NewReader(f)
-			if err != nil {
-				return nil, fmt.Errorf("%s.gz: %w", path, err)
-			}
-			defer zr.Close()
-			r = zr
-		}
-	} else if err == nil {
-		defer f.Close()
-	}
-	if err != nil {
+	r, err := openTargets(path)
+	if r == nil || err != nil {
 		return nil, err
 	}
+	defer r.Close()
 	out := make([]map[string]int, len(ms))
 	for j := range out {
 		out[j] = map[string]int{}
@@ -314,6 +297,42 @@ func targetRanks(path string, ms []method) ([]map[string]int, error) {
 		}
 	}
 	return out, sc.Err()
+}
+
+// openTargets opens the targets.jsonl at path, or else path+".gz" and
+// its gzip stream; nil, and no error, when there is neither.
+func openTargets(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err == nil {
+		return f, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	f, err = os.Open(path + ".gz")
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s.gz: %w", path, err)
+	}
+	return gzipFile{zr, f}, nil
+}
+
+// gzipFile is a gzip stream that closes its file too.
+type gzipFile struct {
+	*gzip.Reader
+	f *os.File
+}
+
+// Close closes the stream and the file.
+func (g gzipFile) Close() error {
+	return errors.Join(g.Reader.Close(), g.f.Close())
 }
 
 // table returns the comparison as Markdown.
