@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -355,9 +356,9 @@ func TestFinderCutInTrail(t *testing.T) {
 // paper did, records it as gone.
 func TestFinderArchivedBacklinks(t *testing.T) {
 	const old = `<html><body>` + filler + `<p>The <a href="https://example.org/guides/sourdough-starter">levain maintenance handbook</a>.</p></body></html>`
-	archived := 0
+	var archived atomic.Int32 // the Finder asks its Archive from several goroutines
 	archive := filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
-		archived++
+		archived.Add(1)
 		if uri != "https://e.example/gone" {
 			return &filter.Page{URI: uri, Status: http.StatusNotFound}, nil
 		}
@@ -383,7 +384,7 @@ func TestFinderArchivedBacklinks(t *testing.T) {
 	assert.False(t, b.Kept || b.Archived, "paper: the gone page was kept: %+v", b)
 	assert.Equal(t, filter.FilterStatus, b.Filter)
 	assert.NotContains(t, res.Query.Terms, "levain")
-	assert.Zero(t, archived, "paper: the archive was asked")
+	assert.Zero(t, archived.Load(), "paper: the archive was asked")
 
 	b, res = trail(t, relink.Combined{Size: 7})
 	assert.True(t, b.Kept && b.Archived, "combined: the gone page was not read from the archive: %+v", b)
@@ -391,5 +392,5 @@ func TestFinderArchivedBacklinks(t *testing.T) {
 	assert.Contains(t, res.Query.Terms, "levain")
 	// d.example/nolink answers 200 without a link: its archived copy is
 	// asked for, in case the link moved, but the archive has none.
-	assert.Equal(t, 2, archived, "the archive was asked for other pages than the gone page and the one without a link")
+	assert.EqualValues(t, 2, archived.Load(), "the archive was asked for other pages than the gone page and the one without a link")
 }
