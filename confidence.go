@@ -57,7 +57,12 @@ const DefaultThreshold = 0.8
 // holds "migration operations" whole, but the page the backlinks name has
 // no "database" in its title; a sibling does. So does
 // "dask.dataframe.DataFrame.min" for a link "min" to
-// "dask.array.Array.min": a dotted name's package is the title's own. A
+// "dask.array.Array.min": a dotted name's package is the title's own.
+// A title that spells the missing URI's name ("org.apache.commons.lang3.
+// function.FailableConsumer" for .../lang3/function/class-use/
+// FailableConsumer.html) may have one word of its own besides, the kind
+// of page it is, when it has the words of the URI's last segment
+// ("Uses of Interface ..."; see spelled). A
 // phrase of numbers and single letters alone ("36 5", "j 2": a section's
 // number) needs no such check. A title that holds part of a phrase scores
 // 0.8 times the largest share of one phrase's words it holds, counting
@@ -67,8 +72,10 @@ const DefaultThreshold = 0.8
 //
 // The score is halved when the second candidate's title scores as high,
 // unless the search scored the first clearly higher (Result.Score at least
-// 1.5 times the second's) or the first is on the missing page's host and
-// the second is not: two siblings the backlinks cannot tell apart.
+// 1.5 times the second's), the first is on the missing page's host and
+// the second is not, or the first's title holds a word of the missing
+// URI's path that the second's lacks ("GDK" for .../gdk3/...; see byURI):
+// two siblings the backlinks cannot tell apart.
 //
 // Besides the anchor phrases, the words of the missing URI's last segment
 // (SlugWords) are a phrase too, and the words of its path (with the parts
@@ -110,7 +117,7 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 	score := func(i int) float64 {
 		site := withWords(site, templateArgs(candidates[i].Title))
 		s := titleScore(candidates[i].Title, phrases, site, template)
-		if s == ForeignTitle && patterned(candidates, i, c, phrases, site) {
+		if s == ForeignTitle && (patterned(candidates, i, c, phrases, site) || spelled(candidates[i].Title, phrases, site, c.URI)) {
 			s = 1
 		}
 		if otherName(candidates[i].Title, c.URI) {
@@ -123,11 +130,27 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 		first, second := candidates[0].Score, candidates[1].Score
 		byScore := first > 0 && second > 0 && first >= 1.5*second
 		byHost := sameHost(candidates[0].URI, c.URI) && !sameHost(candidates[1].URI, c.URI)
-		if !byScore && !byHost {
+		if !byScore && !byHost && !byURI(candidates[0].Title, candidates[1].Title, c.URI) {
 			conf /= 2
 		}
 	}
 	return conf * weight
+}
+
+// byURI reports whether title a holds a word of the missing URI's path
+// that title b lacks, and b none that a lacks: of two titles that hold
+// the anchors alike, "Selections: GDK 3 Reference Manual" is the one
+// .../gdk3/3.24/gdk3-Selections.html names, not "Selections: GTK+ 3
+// Reference Manual".
+func byURI(a, b, uri string) bool {
+	words := pathWords(uri)
+	ta, tb := lexsig.Tokenize(a), lexsig.Tokenize(b)
+	only := func(x, y []string) bool {
+		return slices.ContainsFunc(x, func(w string) bool {
+			return len(w) > 1 && !isNumber(w) && slices.Contains(words, w) && !slices.Contains(y, w)
+		})
+	}
+	return only(ta, tb) && !only(tb, ta)
 }
 
 // OtherName is the most confidence in a first candidate whose title holds
@@ -137,17 +160,45 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 const OtherName = 0.5
 
 // otherName reports whether title holds a dotted name (two dots or more)
-// that ends in the last part of the dotted name that ends the path of uri,
-// and is not that name.
+// that ends as the dotted name that ends the path of uri does but is
+// another. Where the title's name starts with a part of the path's names
+// (the directories that are names, then the file's dotted name), it must
+// go on as the path does from one of them: ".../org/apache/commons/lang3/
+// class-use/Streams.FailableStream.html" is not "org.apache.commons.lang3.
+// stream.Streams.FailableStream", and ".../generated/dask.array.Array.
+// argmin.html" is not "dask.array.argmin". Otherwise it must be the
+// file's dotted name.
 func otherName(title, uri string) bool {
-	name := dottedName(path.Base(strings.TrimSuffix(uriPath(uri), "/")))
+	p := strings.TrimSuffix(uriPath(uri), "/")
+	name := dottedName("a." + path.Base(p)) // the file's dotted name, of two parts or more
 	if name == "" {
 		return false
 	}
-	last := name[strings.LastIndex(name, ".")+1:]
+	name = name[2:]
+	var spelt []string
+	for seg := range strings.SplitSeq(path.Dir(p), "/") {
+		if dottedName("a.b."+seg) != "" {
+			spelt = append(spelt, strings.ToLower(seg))
+		}
+	}
+	spelt = append(spelt, strings.Split(name, ".")...)
 	for field := range strings.FieldsSeq(title) {
 		f := dottedName(field)
-		if f != "" && f != name && f[strings.LastIndex(f, ".")+1:] == last {
+		if f == "" {
+			continue
+		}
+		parts := strings.Split(f, ".")
+		if parts[len(parts)-1] != spelt[len(spelt)-1] {
+			continue
+		}
+		starts, goesOn := false, false
+		for at, w := range spelt {
+			if w == parts[0] {
+				starts = true
+				goesOn = goesOn || slices.Equal(parts, spelt[at:])
+			}
+		}
+		if starts && !goesOn || !starts && strings.Count(name, ".") >= 2 && f != name {
 			return true
 		}
 	}
@@ -487,6 +538,60 @@ func patterned(candidates []lexsig.Result, i int, c *Clues, phrases []Phrase, si
 			if sameFrame(title, p.Words, site, t) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// spelled reports whether title names the missing page by the name its
+// URI spells, with one word of its own at most: a word of title (as
+// spaces part it) of two words or more holds an anchor phrase whole and
+// has no word that is not the URI's ("org.apache.commons.lang3.function.
+// FailableToDoubleFunction" for .../lang3/function/class-use/
+// FailableToDoubleFunction.html; "ssh_timestamp" for
+// structssh__timestamp.html), and the title's other words are the site's
+// but one, the kind of page it is ("Interface" in "Uses of Interface
+// org.apache..."; "Reference" in "libssh: ssh_timestamp Struct
+// Reference"). A sibling of the same name is another kind of page, which
+// the missing URI does not name: "Uses of Class org.jsoup.Connection"
+// has two words of its own for .../org/jsoup/Connection.html.
+func spelled(title string, phrases []Phrase, site map[string]bool, uri string) bool {
+	named := withWords(nil, pathWords(uri))
+	for _, kind := range pageKinds {
+		if strings.HasPrefix(path.Base(uriPath(uri)), kind) {
+			named = withWords(named, []string{kind})
+		}
+	}
+	t := lexsig.Tokenize(title)
+	for _, p := range phrases {
+		if len(p.Words) == 0 || !contains(t, p.Words) {
+			continue
+		}
+		var name []string
+		for field := range strings.FieldsSeq(title) {
+			w := lexsig.Tokenize(field)
+			if len(w) >= 2 && contains(w, p.Words) && !slices.ContainsFunc(w, func(w string) bool { return !named[w] }) {
+				name = w
+				break
+			}
+		}
+		if name == nil || slices.ContainsFunc(SlugWords(uri), func(w string) bool {
+			return !slices.Contains(name, w) && !slices.ContainsFunc(t, func(tw string) bool { return tw == w || tw == w+"s" })
+		}) {
+			continue
+		}
+		site := withWords(directories(title, p.Words, site), slices.Collect(maps.Keys(named)))
+		if len(templateArgs(title)) > 0 {
+			site = withWords(site, []string{"template"})
+		}
+		own := map[string]bool{}
+		for _, w := range t {
+			if ownWord(w, p.Words, site) {
+				own[w] = true
+			}
+		}
+		if len(own) <= 1 {
+			return true
 		}
 	}
 	return false

@@ -166,6 +166,11 @@ func TestOtherName(t *testing.T) {
 		{"py.test 2.0.3: bug fixes", "https://docs.pytest.org/en/announce/release-2.0.3.html", false},
 		{"dask.array.argmin", "https://example.org/argmin", false},
 		{"a.b.c", "%zz", false},
+		{"Uses of Class org.apache.commons.lang3.stream.Streams.FailableStream (Apache Commons Lang 3.12.0 API)", "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/class-use/Streams.FailableStream.html", true},
+		{"Uses of Class org.apache.commons.lang3.Streams.FailableStream (Apache Commons Lang 3.12.0 API)", "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/class-use/Streams.FailableStream.html", false},
+		{"dask.array.Array.argmin", "https://docs.dask.org/en/latest/generated/array.Array.argmin.html", true},
+		{"Redis Transport - kombu.transport.redis", "https://docs.celeryq.dev/projects/kombu/en/v5.2.4/reference/kombu.transport.redis.html", false},
+		{"array.Array.argmin", uri, false},
 	} {
 		if got := otherName(tt.title, tt.uri); got != tt.want {
 			t.Errorf("otherName(%q, %q) = %v, want %v", tt.title, tt.uri, got, tt.want)
@@ -324,6 +329,59 @@ func TestPatternedBacklinks(t *testing.T) {
 	} {
 		if got := Confidence(clues(tt.host, tt.title), first); got != tt.want {
 			t.Errorf("with a backlink page %q on %s: %v, want %v", tt.title, tt.host, got, tt.want)
+		}
+	}
+}
+
+// TestSpelled: a title that names the page by the name its URI spells may
+// say what kind of page it is in one word of its own; a sibling of the
+// same name is another kind, which the URI does not name.
+func TestSpelled(t *testing.T) {
+	site := map[string]bool{"apache": true, "commons": true, "lang": true, "api": true, "ffmpeg": true, "eigen": true, "unsupported": true}
+	const javadoc = "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/function/"
+	for _, tt := range []struct {
+		title, phrase, uri string
+		want               bool
+	}{
+		{"Uses of Interface org.apache.commons.lang3.function.FailableConsumer (Apache Commons Lang 3.12.0 API)", "failableconsumer", javadoc + "class-use/FailableConsumer.html", true},
+		// The class page's sibling: "Uses" and "Interface" are both its own.
+		{"Uses of Interface org.apache.commons.lang3.function.FailableConsumer (Apache Commons Lang 3.12.0 API)", "failableconsumer", javadoc + "FailableConsumer.html", false},
+		// Another name: "lang3.Functions" is no part of the path.
+		{"Uses of Interface org.apache.commons.lang3.Functions.FailableConsumer (Apache Commons Lang 3.12.0 API)", "failableconsumer", javadoc + "class-use/FailableConsumer.html", false},
+		{"FFmpeg: dxva_context Struct Reference", "dxva context", "https://ffmpeg.org/doxygen/5.1/structdxva__context.html", true},
+		{"Eigen: GeneralizedEigenSolver.h Source File", "generalizedeigensolver h", "https://eigen.tuxfamily.org/dox/GeneralizedEigenSolver_8h_source.html", true},
+		// The source file of a file whose reference page is gone: the URI
+		// says "source", the title does not.
+		{"Eigen: GeneralizedEigenSolver.h File Reference", "generalizedeigensolver h", "https://eigen.tuxfamily.org/dox/GeneralizedEigenSolver_8h_source.html", false},
+		// A C++ template says so: "Template" is no word of its own.
+		{"Eigen-unsupported: Eigen::KdBVH< _Scalar, _Dim, _Object > Class Template Reference", "kdbvh", "https://eigen.tuxfamily.org/dox/unsupported/classEigen_1_1KdBVH.html", true},
+		{"Eigen-unsupported: Eigen::KdBVH Class Template Reference", "kdbvh", "https://eigen.tuxfamily.org/dox/unsupported/classEigen_1_1KdBVH.html", false},
+		// A one-word name is no spelling of the URI's.
+		{"libssh: src Directory Reference", "src", "https://api.libssh.org/stable/dir_68267d1309a1af8e8297ef4c3efbcdba.html", false},
+	} {
+		site := withWords(site, templateArgs(tt.title))
+		if got := spelled(tt.title, []Phrase{{Words: lexsig.Tokenize(tt.phrase)}}, site, tt.uri); got != tt.want {
+			t.Errorf("spelled(%q, %q, %s) = %v, want %v", tt.title, tt.phrase, tt.uri, got, tt.want)
+		}
+	}
+}
+
+// TestByURI: of two titles that hold the anchors alike, the one with a
+// word of the missing URI's path that the other lacks is the page.
+func TestByURI(t *testing.T) {
+	const uri = "https://developer-old.gnome.org/gdk3/3.24/gdk3-Selections.html"
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Selections: GDK 3 Reference Manual", "Selections: GTK+ 3 Reference Manual", true},
+		{"Selections: GTK+ 3 Reference Manual", "Selections: GDK 3 Reference Manual", false},
+		{"Selections: GDK 3 Reference Manual", "Selections: GDK 3 Reference Manual", false},
+		// Numbers and single letters tell nothing apart.
+		{"Selections 3", "Selections 4", false},
+	} {
+		if got := byURI(tt.a, tt.b, uri); got != tt.want {
+			t.Errorf("byURI(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

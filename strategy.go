@@ -372,6 +372,10 @@ func SlugWords(uri string) []string {
 	return nil
 }
 
+// pageKinds are the kinds of page that Doxygen writes before a name in
+// its file names ("structssh__timestamp.html").
+var pageKinds = []string{"class", "struct", "union", "namespace", "interface"}
+
 // generatedNames returns path with the names that Doxygen writes into
 // its file names read back: "_8" before a letter is a dot, "_1_1" a "::",
 // "__" an underscore, and a leading "class", "struct", "union",
@@ -385,7 +389,7 @@ func generatedNames(path string) string {
 	segs := strings.Split(path, "/")
 	for i, seg := range segs {
 		escaped := strings.Contains(seg, "_1_1") || strings.Contains(seg, "__") || hasDotEscape(seg)
-		for _, kind := range []string{"class", "struct", "union", "namespace", "interface"} {
+		for _, kind := range pageKinds {
 			rest, ok := strings.CutPrefix(seg, kind)
 			if ok && rest != "" && (escaped || unicode.IsUpper(rune(rest[0]))) {
 				seg = rest
