@@ -62,7 +62,9 @@ const DefaultThreshold = 0.8
 // function.FailableConsumer" for .../lang3/function/class-use/
 // FailableConsumer.html) may have one word of its own besides, the kind
 // of page it is, when it has the words of the URI's last segment
-// ("Uses of Interface ..."; see spelled). A
+// ("Uses of Interface ..."; see spelled); it needs no phrase when its name
+// has three words or more ("Uses of Package org.apache.commons.lang3.arch"
+// for .../lang3/arch/package-use.html). A
 // phrase of numbers and single letters alone ("36 5", "j 2": a section's
 // number) needs no such check. A title that holds part of a phrase scores
 // 0.8 times the largest share of one phrase's words it holds, counting
@@ -82,7 +84,10 @@ const DefaultThreshold = 0.8
 // a name's capitals and digits set apart: "classEigen_1_1FullPivLU" gives
 // "full", "piv", "lu") count as the page's own. A title with a dotted name
 // that ends as the URI's does but is another scores at most OtherName,
-// first or second.
+// first or second, as does a title with versions that are all others than
+// the one the URI's last segment holds (otherVersion) and a candidate
+// beside the missing page named after the same pattern (siblingURI:
+// releases/1.5.7 for releases/1.2.7).
 // Clues without anchor phrases judge by the missing URI's words
 // (URLWords) instead, at half weight. No candidate, or a first candidate
 // without a title, gives 0.
@@ -117,10 +122,11 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 	score := func(i int) float64 {
 		site := withWords(site, templateArgs(candidates[i].Title))
 		s := titleScore(candidates[i].Title, phrases, site, template)
-		if s == ForeignTitle && (patterned(candidates, i, c, phrases, site) || spelled(candidates[i].Title, phrases, site, c.URI)) {
+		title := candidates[i].Title
+		if s == ForeignTitle && (patterned(candidates, i, c, phrases, site) || spelled(title, phrases, site, c.URI)) || s < 1 && spelled(title, nil, site, c.URI) {
 			s = 1
 		}
-		if otherName(candidates[i].Title, c.URI) {
+		if otherName(candidates[i].Title, c.URI) || siblingURI(candidates[i].URI, c.URI) || otherVersion(candidates[i].Title, c.URI) {
 			s = min(s, OtherName)
 		}
 		return s
@@ -203,6 +209,105 @@ func otherName(title, uri string) bool {
 		}
 	}
 	return false
+}
+
+// siblingURI reports whether candidate is another page of the missing
+// URI's directory with a name of the same form: as many words, at least
+// one of them shared, and at least one differing (releases/1.5.7 for
+// releases/1.2.7, group__lavc__internal.html for
+// group__lavf__internal.html). A page that moves leaves its directory or
+// keeps its name; a page beside the old one, named after the same
+// pattern, is its sibling.
+func siblingURI(candidate, uri string) bool {
+	a, b := uriPath(candidate), uriPath(uri)
+	if !sameHost(candidate, uri) || a == b || path.Dir(a) != path.Dir(b) {
+		return false
+	}
+	wa, wb := nameWords(path.Base(a)), nameWords(path.Base(b))
+	if len(wa) < 2 || len(wa) != len(wb) {
+		return false
+	}
+	shared, differ := false, false
+	for i := range wa {
+		if wa[i] == wb[i] {
+			shared = true
+		} else {
+			differ = true
+		}
+	}
+	return shared && differ
+}
+
+// otherVersion reports whether the last segment of uri's path holds a
+// version (numbers joined by dots, dashes or underscores: "3.3",
+// "3_0_5") and title holds versions, none of them that one: "Release
+// Notes for v.2.4" is not release-3.3.html.
+func otherVersion(title, uri string) bool {
+	var want []string
+	for _, v := range versions(path.Base(strings.TrimSuffix(uriPath(uri), "/"))) {
+		want = v
+	}
+	if want == nil {
+		return false
+	}
+	have := versions(title)
+	return len(have) > 0 && !slices.ContainsFunc(have, func(v []string) bool { return sameVersion(v, want) })
+}
+
+// sameVersion reports whether two versions are one, trailing zeros aside
+// ("1.0" and "1.0.0").
+func sameVersion(a, b []string) bool {
+	trim := func(v []string) []string {
+		for len(v) > 0 && v[len(v)-1] == "" {
+			v = v[:len(v)-1]
+		}
+		return v
+	}
+	return slices.Equal(trim(a), trim(b))
+}
+
+// versions returns the runs of two numbers or more in s that single dots,
+// dashes or underscores join ("2004-08-29", "3.0.5"), each as its numbers
+// without leading zeros (a zero is "").
+func versions(s string) [][]string {
+	var out [][]string
+	var run []string
+	num := ""
+	flush := func() {
+		if num != "" {
+			run = append(run, strings.TrimLeft(num, "0"))
+			num = ""
+		}
+	}
+	end := func() {
+		flush()
+		if len(run) >= 2 {
+			out = append(out, run)
+		}
+		run = nil
+	}
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b >= '0' && b <= '9':
+			num += string(b)
+		case (b == '.' || b == '-' || b == '_') && num != "" && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			flush()
+		default:
+			end()
+		}
+	}
+	end()
+	return out
+}
+
+// nameWords returns the runs of letters and digits of a path segment,
+// lowercased, without a trailing file type.
+func nameWords(seg string) []string {
+	seg = strings.ToLower(seg)
+	for _, ext := range []string{".html", ".htm"} {
+		seg = strings.TrimSuffix(seg, ext)
+	}
+	return strings.FieldsFunc(seg, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // dottedName returns s lowercased, without a trailing file type and the
@@ -544,17 +649,20 @@ func patterned(candidates []lexsig.Result, i int, c *Clues, phrases []Phrase, si
 }
 
 // spelled reports whether title names the missing page by the name its
-// URI spells, with one word of its own at most: a word of title (as
-// spaces part it) of two words or more holds an anchor phrase whole and
-// has no word that is not the URI's ("org.apache.commons.lang3.function.
+// URI spells, with one word of its own at most. A word of title (as
+// spaces part it) must have two words or more, all of them the URI's, and
+// hold an anchor phrase whole ("org.apache.commons.lang3.function.
 // FailableToDoubleFunction" for .../lang3/function/class-use/
 // FailableToDoubleFunction.html; "ssh_timestamp" for
-// structssh__timestamp.html), and the title's other words are the site's
-// but one, the kind of page it is ("Interface" in "Uses of Interface
-// org.apache..."; "Reference" in "libssh: ssh_timestamp Struct
-// Reference"). A sibling of the same name is another kind of page, which
-// the missing URI does not name: "Uses of Class org.jsoup.Connection"
-// has two words of its own for .../org/jsoup/Connection.html.
+// structssh__timestamp.html); with no phrases it must have three words or
+// more, two of them neither numbers nor letters. The words of the URI's
+// last segment must be in that name or elsewhere in the title, and the
+// title's other words the site's but one, the kind of page it is
+// ("Interface" in "Uses of Interface org.apache..."; "Reference" in
+// "libssh: ssh_timestamp Struct Reference"). A sibling of the same name
+// is another kind of page, which the missing URI does not name: "Uses of
+// Class org.jsoup.Connection" has two words of its own for
+// .../org/jsoup/Connection.html.
 func spelled(title string, phrases []Phrase, site map[string]bool, uri string) bool {
 	named := withWords(nil, pathWords(uri))
 	for _, kind := range pageKinds {
@@ -563,20 +671,27 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string) b
 		}
 	}
 	t := lexsig.Tokenize(title)
-	for _, p := range phrases {
-		if len(p.Words) == 0 || !contains(t, p.Words) {
+	// The last try is the name alone, without a phrase: a name of three
+	// words or more.
+	for _, p := range append(slices.Clone(phrases), Phrase{}) {
+		alone := p.Words == nil
+		if !alone && !contains(t, p.Words) {
 			continue
 		}
-		var name []string
+		var name, rest []string
 		for field := range strings.FieldsSeq(title) {
 			w := lexsig.Tokenize(field)
-			if len(w) >= 2 && contains(w, p.Words) && !slices.ContainsFunc(w, func(w string) bool { return !named[w] }) {
+			if name == nil && len(w) >= 2 && (alone && len(w) >= 3 && nameWordCount(w) >= 2 || !alone && contains(w, p.Words)) && !slices.ContainsFunc(w, func(w string) bool { return !named[w] }) {
 				name = w
-				break
+			} else {
+				rest = append(rest, w...)
 			}
 		}
+		// The words of the URI's last segment are the name's, or the
+		// title's elsewhere, singular or plural ("Uses of Package" for
+		// package-use.html).
 		if name == nil || slices.ContainsFunc(SlugWords(uri), func(w string) bool {
-			return !slices.Contains(name, w) && !slices.ContainsFunc(t, func(tw string) bool { return tw == w || tw == w+"s" })
+			return !slices.Contains(name, w) && !slices.ContainsFunc(rest, func(tw string) bool { return tw == w || tw == w+"s" })
 		}) {
 			continue
 		}
@@ -595,6 +710,18 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string) b
 		}
 	}
 	return false
+}
+
+// nameWordCount returns how many of words are neither numbers nor single
+// letters.
+func nameWordCount(words []string) int {
+	n := 0
+	for _, w := range words {
+		if len(w) > 1 && !isNumber(w) {
+			n++
+		}
+	}
+	return n
 }
 
 // sameFrame reports whether other is title with phrase's place taken by

@@ -358,9 +358,21 @@ func TestSpelled(t *testing.T) {
 		{"Eigen-unsupported: Eigen::KdBVH Class Template Reference", "kdbvh", "https://eigen.tuxfamily.org/dox/unsupported/classEigen_1_1KdBVH.html", false},
 		// A one-word name is no spelling of the URI's.
 		{"libssh: src Directory Reference", "src", "https://api.libssh.org/stable/dir_68267d1309a1af8e8297ef4c3efbcdba.html", false},
+		// A name of three words or more needs no phrase; the last
+		// segment's words stand elsewhere in the title.
+		{"Uses of Package org.apache.commons.lang3.arch (Apache Commons Lang 3.12.0 API)", "", "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/arch/package-use.html", true},
+		{"org.apache.commons.lang3.arch (Apache Commons Lang 3.12.0 API)", "", "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/arch/package-use.html", false},
+		// "nodes" in the package's name is not the class Node.
+		{"org.jsoup.nodes (jsoup Java HTML Parser 1.15.3 API)", "", "https://jsoup.org/apidocs/org/jsoup/nodes/class-use/Node.html", false},
+		// A version is no name.
+		{"nginx — Werkzeug Documentation (2.2.x)", "", "https://flask.palletsprojects.com/en/2.2.x/deploying/nginx", false},
 	} {
 		site := withWords(site, templateArgs(tt.title))
-		if got := spelled(tt.title, []Phrase{{Words: lexsig.Tokenize(tt.phrase)}}, site, tt.uri); got != tt.want {
+		var phrases []Phrase
+		if tt.phrase != "" {
+			phrases = []Phrase{{Words: lexsig.Tokenize(tt.phrase)}}
+		}
+		if got := spelled(tt.title, phrases, site, tt.uri); got != tt.want {
 			t.Errorf("spelled(%q, %q, %s) = %v, want %v", tt.title, tt.phrase, tt.uri, got, tt.want)
 		}
 	}
@@ -382,6 +394,50 @@ func TestByURI(t *testing.T) {
 	} {
 		if got := byURI(tt.a, tt.b, uri); got != tt.want {
 			t.Errorf("byURI(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestSiblingURI: a page beside the missing one, named after the same
+// pattern, is a sibling; a page elsewhere or named otherwise is not.
+func TestSiblingURI(t *testing.T) {
+	for _, tt := range []struct {
+		candidate, uri string
+		want           bool
+	}{
+		{"https://docs.djangoproject.com/en/3.2/releases/1.5.7", "https://docs.djangoproject.com/en/3.2/releases/1.2.7", true},
+		{"https://ffmpeg.org/doxygen/5.1/group__lavc__internal.html", "https://ffmpeg.org/doxygen/5.1/group__lavf__internal.html", true},
+		{"https://ffmpeg.org/relocated/1ce0f41b73fc.html", "https://ffmpeg.org/doxygen/5.1/group__lavf__internal.html", false},
+		{"https://www.sqlite.org/releaselog/3_6_16_1.html", "https://www.sqlite.org/releaselog/3_6_16.html", false},
+		{"https://www.postgresql.org/docs/15/sql-altereventtrigger.html", "https://www.postgresql.org/docs/15/sql-altertrigger.html", true},
+		{"https://mirror.example/en/3.2/releases/1.5.7", "https://docs.djangoproject.com/en/3.2/releases/1.2.7", false},
+		{"https://docs.djangoproject.com/en/3.2/releases/1.2.7", "https://docs.djangoproject.com/en/3.2/releases/1.2.7", false},
+		{"https://example.org/a/x-y", "https://example.org/a/z-w", false},
+	} {
+		if got := siblingURI(tt.candidate, tt.uri); got != tt.want {
+			t.Errorf("siblingURI(%s, %s) = %v, want %v", tt.candidate, tt.uri, got, tt.want)
+		}
+	}
+}
+
+// TestOtherVersion: a title whose versions are all others than the one
+// the URI's last segment holds is another release's page.
+func TestOtherVersion(t *testing.T) {
+	for _, tt := range []struct {
+		title, uri string
+		want       bool
+	}{
+		{"Release Notes for v.2.4 — Python-Markdown 3.4.1 documentation", "https://python-markdown.github.io/change_log/release-3.3.html", true},
+		{"Release Notes for v3.3 — Python-Markdown 3.4.1 documentation", "https://python-markdown.github.io/change_log/release-3.3.html", false},
+		{"SQLite Release 3.0.5 On 2004-08-29", "https://www.sqlite.org/releaselog/3_0_5.html", false},
+		{"SQLite Release 3.6.16.1 On 2009-10-30", "https://www.sqlite.org/releaselog/3_6_16.html", true},
+		{"What’s new in Tornado 1.0 — Tornado 6.2 documentation", "https://www.tornadoweb.org/en/branch6.2/releases/v1.0.0.html", false},
+		// No version in the URI's last segment, or none in the title.
+		{"Release Notes for v.2.4", "https://example.org/3.3/changes.html", false},
+		{"Release notes", "https://example.org/release-3.3.html", false},
+	} {
+		if got := otherVersion(tt.title, tt.uri); got != tt.want {
+			t.Errorf("otherVersion(%q, %s) = %v, want %v", tt.title, tt.uri, got, tt.want)
 		}
 	}
 }

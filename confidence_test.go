@@ -105,9 +105,11 @@ func TestRerankJudge(t *testing.T) {
 	f, _ := fakeFinder(t)
 	page := lexsig.Result{URI: "https://example.org/new", Title: "Sourdough starter guide"}
 	other := lexsig.Result{URI: "https://example.org/rye", Title: "Rye"}
+	rye2 := lexsig.Result{URI: "https://example.org/rye-2", Title: "Rye 2"}
+	rye3 := lexsig.Result{URI: "https://example.org/rye-3", Title: "Rye 3"}
 	f.Searcher = lexsig.SearcherFunc(func(_ context.Context, q lexsig.Query, _ int) ([]lexsig.Result, error) {
 		if q.Phrase {
-			return []lexsig.Result{other, page}, nil
+			return []lexsig.Result{other, rye2, rye3, page}, nil
 		}
 		return []lexsig.Result{other}, nil
 	})
@@ -115,12 +117,12 @@ func TestRerankJudge(t *testing.T) {
 	f.Strategy = relink.Rerank{Base: relink.Fusion{Members: members}}
 	res, err := f.Find(context.Background(), target)
 	require.NoError(t, err)
-	// Second in one query of six or more: (1/7) / (n/6) of the most,
+	// Fourth in one query of six or more: (1/9) / (n/6) of the most,
 	// below the support, though the title names the page.
 	require.Equal(t, page.URI, res.Candidates[0].URI)
 	n := float64(len(res.Queries))
 	require.GreaterOrEqual(t, n, 6.0, "distinct queries: %v", res.Queries)
-	assert.InDelta(t, (1.0/7)/(n/6)/relink.FusionSupport, res.Confidence, 1e-9)
+	assert.InDelta(t, (1.0/9)/(n/6)/relink.FusionSupport, res.Confidence, 1e-9)
 	assert.False(t, res.Found)
 
 	// Every query finding it first: the title's confidence.
