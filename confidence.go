@@ -92,7 +92,15 @@ const DefaultThreshold = 0.8
 // (URLWords) instead, at half weight. No candidate, or a first candidate
 // without a title, gives 0.
 func Confidence(c *Clues, candidates []lexsig.Result) float64 {
-	if len(candidates) == 0 || candidates[0].Title == "" {
+	return confidence(c, candidates, "")
+}
+
+// confidence is Confidence, with heading the first candidate's heading
+// (backlink.Heading) or "": a heading that spells the missing URI's name
+// (spelled, a name of two words or more that holds two of the words of
+// the URI's last segment) scores 1, as the title would.
+func confidence(c *Clues, candidates []lexsig.Result, heading string) float64 {
+	if len(candidates) == 0 || candidates[0].Title == "" && heading == "" {
 		return 0
 	}
 	phrases := c.Phrases()
@@ -120,13 +128,16 @@ func Confidence(c *Clues, candidates []lexsig.Result) float64 {
 		template = templateWords(candidates, c.URI)
 	}
 	score := func(i int) float64 {
-		site := withWords(site, templateArgs(candidates[i].Title))
-		s := titleScore(candidates[i].Title, phrases, site, template)
 		title := candidates[i].Title
-		if s == ForeignTitle && (patterned(candidates, i, c, phrases, site) || spelled(title, phrases, site, c.URI)) || s < 1 && spelled(title, nil, site, c.URI) {
+		site := withWords(site, templateArgs(title))
+		s := titleScore(title, phrases, site, template)
+		if s == ForeignTitle && (patterned(candidates, i, c, phrases, site) || spelled(title, phrases, site, c.URI, false)) || s < 1 && spelled(title, nil, site, c.URI, false) {
 			s = 1
 		}
-		if otherName(candidates[i].Title, c.URI) || siblingURI(candidates[i].URI, c.URI) || otherVersion(candidates[i].Title, c.URI) {
+		if i == 0 && heading != "" && s < 1 && spelled(heading, nil, withWords(site, templateArgs(heading)), c.URI, true) {
+			s = 1
+		}
+		if otherName(title, c.URI) || siblingURI(candidates[i].URI, c.URI) || otherVersion(title, c.URI) || i == 0 && otherName(heading, c.URI) {
 			s = min(s, OtherName)
 		}
 		return s
@@ -315,7 +326,7 @@ func nameWords(seg string) []string {
 // more ("dask.array.Array.min.html" gives "dask.array.array.min"; a
 // version number such as "2.0.3" is none), or "".
 func dottedName(s string) string {
-	s = strings.ToLower(strings.Trim(s, "()[]{}<>,;:'\"`"))
+	s = strings.ToLower(strings.TrimFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }))
 	for _, ext := range []string{".html", ".htm"} {
 		s = strings.TrimSuffix(s, ext)
 	}
@@ -486,9 +497,10 @@ func hasForeign(title, phrase []string, site map[string]bool) bool {
 
 // ownWord reports whether a title's word w is the title's own: not in
 // phrase, not in site, not the plural of a word of either ("uses" for
-// "use"), not a number, not a single letter and not a stop word.
+// "use") nor the singular of a site's word ("member" for a path's
+// "members"), not a number, not a single letter and not a stop word.
 func ownWord(w string, phrase []string, site map[string]bool) bool {
-	if one, ok := strings.CutSuffix(w, "s"); ok && len(one) > 2 && (site[one] || slices.Contains(phrase, one)) {
+	if one, ok := strings.CutSuffix(w, "s"); ok && len(one) > 2 && (site[one] || slices.Contains(phrase, one)) || len(w) > 2 && site[w+"s"] {
 		return false
 	}
 	return !site[w] && len(w) > 1 && !isNumber(w) && !lexsig.IsStopWord(w) && !slices.Contains(phrase, w)
@@ -655,7 +667,8 @@ func patterned(candidates []lexsig.Result, i int, c *Clues, phrases []Phrase, si
 // FailableToDoubleFunction" for .../lang3/function/class-use/
 // FailableToDoubleFunction.html; "ssh_timestamp" for
 // structssh__timestamp.html); with no phrases it must have three words or
-// more, two of them neither numbers nor letters. The words of the URI's
+// more (or, when short, two that are words of the URI's last segment),
+// two of them neither numbers nor letters. The words of the URI's
 // last segment must be in that name or elsewhere in the title, and the
 // title's other words the site's but one, the kind of page it is
 // ("Interface" in "Uses of Interface org.apache..."; "Reference" in
@@ -663,7 +676,7 @@ func patterned(candidates []lexsig.Result, i int, c *Clues, phrases []Phrase, si
 // is another kind of page, which the missing URI does not name: "Uses of
 // Class org.jsoup.Connection" has two words of its own for
 // .../org/jsoup/Connection.html.
-func spelled(title string, phrases []Phrase, site map[string]bool, uri string) bool {
+func spelled(title string, phrases []Phrase, site map[string]bool, uri string, short bool) bool {
 	named := withWords(nil, pathWords(uri))
 	for _, kind := range pageKinds {
 		if strings.HasPrefix(path.Base(uriPath(uri)), kind) {
@@ -681,7 +694,7 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string) b
 		var name, rest []string
 		for field := range strings.FieldsSeq(title) {
 			w := lexsig.Tokenize(field)
-			if name == nil && len(w) >= 2 && (alone && len(w) >= 3 && nameWordCount(w) >= 2 || !alone && contains(w, p.Words)) && !slices.ContainsFunc(w, func(w string) bool { return !named[w] }) {
+			if name == nil && len(w) >= 2 && (alone && (len(w) >= 3 || short && len(w) == 2 && slugShare(w, uri) >= 2) && nameWordCount(w) >= 2 || !alone && contains(w, p.Words)) && !slices.ContainsFunc(w, func(w string) bool { return !named[w] }) {
 				name = w
 			} else {
 				rest = append(rest, w...)
@@ -691,7 +704,7 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string) b
 		// title's elsewhere, singular or plural ("Uses of Package" for
 		// package-use.html).
 		if name == nil || slices.ContainsFunc(SlugWords(uri), func(w string) bool {
-			return !slices.Contains(name, w) && !slices.ContainsFunc(rest, func(tw string) bool { return tw == w || tw == w+"s" })
+			return !slices.Contains(name, w) && !slices.ContainsFunc(rest, func(tw string) bool { return tw == w || tw == w+"s" || tw+"s" == w })
 		}) {
 			continue
 		}
@@ -710,6 +723,18 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string) b
 		}
 	}
 	return false
+}
+
+// slugShare returns how many of the words of uri's last segment name
+// holds.
+func slugShare(name []string, uri string) int {
+	n := 0
+	for _, w := range SlugWords(uri) {
+		if slices.Contains(name, w) {
+			n++
+		}
+	}
+	return n
 }
 
 // nameWordCount returns how many of words are neither numbers nor single

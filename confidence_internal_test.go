@@ -372,7 +372,7 @@ func TestSpelled(t *testing.T) {
 		if tt.phrase != "" {
 			phrases = []Phrase{{Words: lexsig.Tokenize(tt.phrase)}}
 		}
-		if got := spelled(tt.title, phrases, site, tt.uri); got != tt.want {
+		if got := spelled(tt.title, phrases, site, tt.uri, false); got != tt.want {
 			t.Errorf("spelled(%q, %q, %s) = %v, want %v", tt.title, tt.phrase, tt.uri, got, tt.want)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/internal/par"
 	"github.com/linkrot/relink/lexsig"
 )
@@ -388,6 +389,14 @@ func askNew(asked map[string]bool, queries []lexsig.Query) bool {
 // results, so that there are Depth candidates to order even when
 // Tools.Results is smaller; the Outcome then keeps the first
 // Tools.Results.
+//
+// Rerank judges its answer with Confidence (scaled by FusionSupport over
+// a Fusion). When the first candidate's title leaves it below 1, Rerank
+// fetches the first two candidates that are not backlink pages (unless
+// Fetch did) and lets a heading that spells the missing URI's name count
+// as the title would ("Eigen::FullPivLU< _MatrixType > Member List" on the
+// page titled "Eigen: Member List", for classEigen_1_1FullPivLU-members.html).
+// Each fetch is counted in Outcome.Fetches.
 type Rerank struct {
 	Base  Strategy
 	Depth int
@@ -422,16 +431,91 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	var fetched map[string]string
 	if len(out.Candidates) > 1 {
-		if err := s.reorder(ctx, c, t, out, min(len(out.Candidates), depth)); err != nil {
+		if fetched, err = s.reorder(ctx, c, t, out, min(len(out.Candidates), depth)); err != nil {
 			return nil, err
 		}
 	}
 	out.Candidates = out.Candidates[:min(len(out.Candidates), want)]
-	if _, fused := s.Base.(Fusion); fused {
-		out.Judge = fusionJudge
+	_, fused := s.Base.(Fusion)
+	headings, err := s.headings(ctx, c, t, out, fetched)
+	if err != nil {
+		return nil, err
+	}
+	out.Judge = func(c *Clues, candidates []lexsig.Result) float64 {
+		var h string
+		if len(candidates) > 0 {
+			h = headings[candidates[0].URI]
+		}
+		conf := confidence(c, candidates, h)
+		if fused {
+			conf *= support(candidates)
+		}
+		return conf
 	}
 	return out, nil
+}
+
+// headingsRead is how many of its first candidates Rerank reads the
+// headings of (backlink.Heading) when their titles leave Confidence
+// unsure: the missing URI and the backlink pages may be dropped from the
+// front.
+const headingsRead = 2
+
+// headings fetches the first headingsRead candidates of out that are
+// neither the missing URI nor a backlink page, when Confidence is below 1
+// for the first, and returns their headings by URI. fetched holds the
+// headings of the pages already fetched, by URI.
+func (s Rerank) headings(ctx context.Context, c *Clues, t Tools, out *Outcome, fetched map[string]string) (map[string]string, error) {
+	if t.Fetcher == nil || len(out.Candidates) == 0 || Confidence(c, out.Candidates) >= 1 {
+		return nil, nil
+	}
+	skip := map[string]bool{c.URI: true}
+	for _, e := range c.Evidence {
+		skip[e.URI] = true
+	}
+	headings := map[string]string{}
+	var uris []string
+	for _, r := range out.Candidates {
+		if len(uris)+len(headings) == headingsRead {
+			break
+		}
+		if h, ok := fetched[r.URI]; ok {
+			headings[r.URI] = h
+		} else if !skip[r.URI] {
+			uris = append(uris, r.URI)
+		}
+	}
+	got := make([]string, len(uris))
+	err := par.Do(ctx, len(uris), DefaultConcurrency, func(ctx context.Context, i int) error {
+		if body := fetchText(ctx, t.Fetcher, uris[i]); body != nil {
+			got[i] = backlink.Heading(body)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Fetches += len(uris)
+	for i, h := range got {
+		headings[uris[i]] = h
+	}
+	return headings, nil
+}
+
+// fetchText returns the text of uri's page, decoded to UTF-8, or nil when
+// it cannot be fetched or decoded or answers other than 2xx.
+func fetchText(ctx context.Context, f filter.Fetcher, uri string) []byte {
+	p, err := f.Fetch(ctx, uri)
+	if err != nil || p.Status/100 != 2 {
+		return nil
+	}
+	body, _, err := backlink.Decode(p.Body, p.Header.Get("Content-Type"))
+	if err != nil {
+		return nil
+	}
+	return body
 }
 
 // FusionSupport is the fused score (Fusion's Result.Score, a share of the
@@ -443,20 +527,20 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 // one more false suggestion for a deleted page.
 const FusionSupport = 0.15
 
-// fusionJudge is Confidence, scaled down for a first candidate that few
-// of the fusion's queries found (Result.Score below FusionSupport): a page
+// support returns what Rerank scales a fusion's Confidence by: the first
+// candidate's Result.Score as a share of FusionSupport, at most 1. A page
 // that one query alone ranks high is often a sibling of a page that is
 // gone.
-func fusionJudge(c *Clues, candidates []lexsig.Result) float64 {
-	conf := Confidence(c, candidates)
-	if len(candidates) > 0 {
-		conf *= min(1, candidates[0].Score/FusionSupport)
+func support(candidates []lexsig.Result) float64 {
+	if len(candidates) == 0 {
+		return 1
 	}
-	return conf
+	return min(1, candidates[0].Score/FusionSupport)
 }
 
-// reorder orders the first depth candidates of out anew.
-func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, depth int) error {
+// reorder orders the first depth candidates of out anew. With Fetch it
+// returns the headings of the pages it fetched, by URI.
+func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, depth int) (fetched map[string]string, err error) {
 	head := slices.Clone(out.Candidates[:depth])
 	phrases := c.Phrases()
 	backlinks := map[string]bool{}
@@ -468,7 +552,7 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 	host := hostOf(c.URI)
 	weights, err := evidenceWeights(ctx, c, phrases, t.DF)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	keys := make([]rerankKey, depth)
 	for i, r := range head {
@@ -485,16 +569,14 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 			lexsig.CountInto(ctxWords, w)
 		}
 		sims := make([]float64, depth)
+		heads := make([]string, depth)
 		err := par.Do(ctx, depth, DefaultConcurrency, func(ctx context.Context, i int) error {
-			p, err := t.Fetcher.Fetch(ctx, head[i].URI)
-			if err != nil || p.Status/100 != 2 {
+			body := fetchText(ctx, t.Fetcher, head[i].URI)
+			if body == nil {
 				return nil
 			}
-			body, _, err := backlink.Decode(p.Body, p.Header.Get("Content-Type"))
-			if err != nil {
-				return nil
-			}
-			doc, err := backlink.Parse(body, p.URI)
+			heads[i] = backlink.Heading(body)
+			doc, err := backlink.Parse(body, head[i].URI)
 			if err != nil {
 				return nil
 			}
@@ -502,11 +584,13 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 			return nil
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		out.Fetches += depth
+		fetched = map[string]string{}
 		for i := range keys {
 			keys[i].sim = sims[i]
+			fetched[head[i].URI] = heads[i]
 		}
 	}
 	order := make([]int, depth)
@@ -518,7 +602,7 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 		out.Candidates[i] = head[j]
 		out.Candidates[i].Rank = i + 1
 	}
-	return nil
+	return fetched, nil
 }
 
 // rerankKey is what Rerank knows of one candidate.
@@ -736,8 +820,9 @@ func Default() Strategy { return MovedLink{Else: Best()} }
 // the signatures of the words within five of the links (2 and 3 terms,
 // up to 100 backlinks: the file name beside a "code" link, the class
 // named before "List of all members"), the first 20 candidates ordered
-// anew by their titles. It sends at most eight queries and fetches no
-// candidate page.
+// anew by their titles. It sends at most eight queries, and fetches the
+// first two candidates (for their headings) only when their titles leave
+// its confidence below 1.
 func Best() Strategy {
 	_, best := strategies()
 	return best

@@ -551,3 +551,62 @@ func TestCluesAddresses(t *testing.T) {
 		t.Errorf("content signature of an address alone searched %q, want %q (its words, as no other link has any)", got, want)
 	}
 }
+
+// TestRerankHeading: a first candidate whose title leaves Rerank unsure
+// is fetched, and its heading counts when it spells the missing URI's
+// name; a sibling's heading does not, and a sure title fetches nothing.
+func TestRerankHeading(t *testing.T) {
+	pages := map[string]string{
+		"https://example.org/a":    "<title>Page</title><h1>Guides: sourdough-starter</h1>",
+		"https://example.org/b":    "<title>Page</title><h1>Guides: rye-starter</h1>",
+		"https://example.org/sure": "<title>Sourdough starter</title><h1>Guides: rye-starter</h1>",
+	}
+	fetched := 0
+	tl := tools(&answers{})
+	tl.Fetcher = filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {
+		fetched++
+		return &filter.Page{URI: uri, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(pages[uri])}, nil
+	})
+	c := clues(t)
+	for _, tt := range []struct {
+		uri, title   string
+		wantFetches  int
+		headingCount bool
+	}{
+		{"https://example.org/a", "Page", 1, true},
+		{"https://example.org/b", "Page", 1, false},
+		{"https://example.org/sure", "Sourdough starter", 0, false},
+	} {
+		fetched = 0
+		base := titled{fixed{"base", []string{tt.uri}}, tt.title}
+		o, err := relink.Rerank{Base: base}.Find(context.Background(), c, tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conf := o.Judge(c, o.Candidates)
+		alone := relink.Confidence(c, o.Candidates)
+		if tt.wantFetches > 0 && alone >= 1 {
+			t.Fatalf("%s: its title alone gives %v; the test needs less", tt.uri, alone)
+		}
+		if tt.headingCount && conf != 1 || !tt.headingCount && conf != alone {
+			t.Errorf("%s: confidence %v (%v by its title), want the heading to count: %v", tt.uri, conf, alone, tt.headingCount)
+		}
+		if fetched != tt.wantFetches || o.Fetches != tt.wantFetches {
+			t.Errorf("%s: %d fetches (%d counted), want %d", tt.uri, fetched, o.Fetches, tt.wantFetches)
+		}
+	}
+}
+
+// titled is a strategy whose candidates all have one title.
+type titled struct {
+	fixed
+	title string
+}
+
+func (s titled) Find(ctx context.Context, c *relink.Clues, t relink.Tools) (*relink.Outcome, error) {
+	o, err := s.fixed.Find(ctx, c, t)
+	for i := range o.Candidates {
+		o.Candidates[i].Title = s.title
+	}
+	return o, err
+}

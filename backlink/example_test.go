@@ -225,3 +225,14 @@ func ExampleRadius_String() {
 	// -1 page true
 	// 20 r20 true
 }
+
+// Heading gives the name a page shows above its text, where its title is
+// the same on many pages.
+func ExampleHeading() {
+	page := []byte(`<title>Eigen: Member List</title><div class="header"><div class="title">Eigen::FullPivLU&lt; _MatrixType &gt; Member List</div></div>`)
+	fmt.Println(backlink.Title(page))
+	fmt.Println(backlink.Heading(page))
+	// Output:
+	// Eigen: Member List
+	// Eigen::FullPivLU< _MatrixType > Member List
+}

@@ -194,3 +194,23 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHeading checks, on any bytes, that Title and Heading do not panic
+// and give valid UTF-8 without runs of white space or white space at
+// their ends, no longer than the page.
+func FuzzHeading(f *testing.F) {
+	for _, seed := range fuzzSeeds(f) {
+		f.Add(seed)
+	}
+	f.Add([]byte(`<div class="title">A<div>B</div></div><h1>C</h1>`))
+	f.Fuzz(func(t *testing.T, page []byte) {
+		for name, got := range map[string]string{"Title": Title(page), "Heading": Heading(page)} {
+			if !utf8.ValidString(got) || got != strings.Join(strings.Fields(got), " ") {
+				t.Fatalf("%s(%q) = %q", name, page, got)
+			}
+			if len(got) > 3*len(page) {
+				t.Fatalf("%s gave %d bytes for %d", name, len(got), len(page))
+			}
+		}
+	})
+}
