@@ -137,7 +137,7 @@ func confidence(c *Clues, candidates []lexsig.Result, heading string) float64 {
 		if i == 0 && heading != "" && s < 1 && spelled(heading, nil, withWords(site, templateArgs(heading)), c.URI, true) {
 			s = 1
 		}
-		if otherName(title, c.URI) || siblingURI(candidates[i].URI, c.URI) || otherVersion(title, c.URI) || i == 0 && otherName(heading, c.URI) {
+		if sibling(candidates[i], c.URI) || i == 0 && otherName(heading, c.URI) {
 			s = min(s, OtherName)
 		}
 		return s
@@ -198,6 +198,7 @@ func otherName(title, uri string) bool {
 			spelt = append(spelt, strings.ToLower(seg))
 		}
 	}
+	fileAt := len(spelt)
 	spelt = append(spelt, strings.Split(name, ".")...)
 	for field := range strings.FieldsSeq(title) {
 		f := dottedName(field)
@@ -206,6 +207,14 @@ func otherName(title, uri string) bool {
 		}
 		parts := strings.Split(f, ".")
 		if parts[len(parts)-1] != spelt[len(spelt)-1] {
+			// The name of what encloses the URI's: "...lang3.arch.Processor"
+			// for .../arch/class-use/Processor.Arch.html.
+			for at := range spelt {
+				end := at + len(parts)
+				if end > fileAt && end < len(spelt) && slices.Equal(parts, spelt[at:end]) {
+					return true
+				}
+			}
 			continue
 		}
 		starts, goesOn := false, false
@@ -216,6 +225,37 @@ func otherName(title, uri string) bool {
 			}
 		}
 		if starts && !goesOn || !starts && strings.Count(name, ".") >= 2 && f != name {
+			return true
+		}
+	}
+	return false
+}
+
+// sibling reports whether candidate is known to be another page than the
+// missing uri by its name: its title names another (otherName,
+// otherVersion), or its URI is a sibling's (siblingURI).
+func sibling(candidate lexsig.Result, uri string) bool {
+	return otherName(candidate.Title, uri) || otherVersion(candidate.Title, uri) || otherDirectory(candidate.Title, uri) || siblingURI(candidate.URI, uri)
+}
+
+// otherDirectory reports whether title holds a path to the file the
+// missing URI's Doxygen name spells in another directory
+// ("libavformat/version_major.h" for
+// libavcodec_2version__major_8h_source.html, where "_2" is a slash).
+func otherDirectory(title, uri string) bool {
+	seg := path.Base(uriPath(uri))
+	i := strings.LastIndex(seg, "_2")
+	if i <= 0 || !hasDotEscape(seg) || i+2 >= len(seg) || !isLetter(seg[i+2]) {
+		return false
+	}
+	dir, file := lexsig.Tokenize(generatedNames(seg[:i])), lexsig.Tokenize(generatedNames(seg[i+2:]))
+	for field := range strings.FieldsSeq(title) {
+		j := strings.LastIndex(field, "/")
+		if j <= 0 {
+			continue
+		}
+		fw := lexsig.Tokenize(field[j+1:])
+		if len(fw) > 0 && len(fw) <= len(file) && slices.Equal(fw, file[:len(fw)]) && !slices.Equal(lexsig.Tokenize(field[:j]), dir) {
 			return true
 		}
 	}

@@ -171,6 +171,9 @@ func TestOtherName(t *testing.T) {
 		{"dask.array.Array.argmin", "https://docs.dask.org/en/latest/generated/array.Array.argmin.html", true},
 		{"Redis Transport - kombu.transport.redis", "https://docs.celeryq.dev/projects/kombu/en/v5.2.4/reference/kombu.transport.redis.html", false},
 		{"array.Array.argmin", uri, false},
+		// The enclosing name: the outer class, not the inner one.
+		{"Uses of Class org.apache.commons.lang3.arch.Processor (API)", "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/arch/class-use/Processor.Arch.html", true},
+		{"Uses of Class org.apache.commons.lang3.arch.Processor.Arch (API)", "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/arch/class-use/Processor.Arch.html", false},
 	} {
 		if got := otherName(tt.title, tt.uri); got != tt.want {
 			t.Errorf("otherName(%q, %q) = %v, want %v", tt.title, tt.uri, got, tt.want)
@@ -438,6 +441,28 @@ func TestOtherVersion(t *testing.T) {
 	} {
 		if got := otherVersion(tt.title, tt.uri); got != tt.want {
 			t.Errorf("otherVersion(%q, %s) = %v, want %v", tt.title, tt.uri, got, tt.want)
+		}
+	}
+}
+
+// TestOtherDirectory: a path in the title to the file a Doxygen name
+// spells, in another directory, is a sibling's.
+func TestOtherDirectory(t *testing.T) {
+	const uri = "https://ffmpeg.org/doxygen/5.1/libavcodec_2version__major_8h_source.html"
+	for _, tt := range []struct {
+		title, uri string
+		want       bool
+	}{
+		{"FFmpeg: libavformat/version_major.h File Reference", uri, true},
+		{"FFmpeg: libavcodec/version_major.h Source File", uri, false},
+		{"FFmpeg: libavformat/version.h Source File", uri, false},
+		// No directory in the URI's name.
+		{"FFmpeg: libavformat/version_major.h File Reference", "https://ffmpeg.org/doxygen/5.1/version__major_8h_source.html", false},
+		// "_2" without Doxygen's other escapes is no slash.
+		{"vector/2d", "https://example.org/vector_2d.html", false},
+	} {
+		if got := otherDirectory(tt.title, tt.uri); got != tt.want {
+			t.Errorf("otherDirectory(%q, %s) = %v, want %v", tt.title, tt.uri, got, tt.want)
 		}
 	}
 }

@@ -562,6 +562,7 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 		u, err := canon.Canonicalize(r.URI)
 		keys[i].backlink = err == nil && backlinks[u]
 		keys[i].sameHost = hostOf(r.URI) == host
+		keys[i].other = sibling(r, c.URI)
 	}
 	if s.Fetch && t.Fetcher != nil {
 		ctxWords := map[string]int{}
@@ -608,6 +609,7 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 // rerankKey is what Rerank knows of one candidate.
 type rerankKey struct {
 	backlink bool    // the candidate links to the missing page
+	other    bool    // its title or URI names a sibling (otherTitle)
 	share    float64 // of an anchor phrase's words in its title
 	weight   float64 // of the anchors' and the URI's words in its title
 	whole    bool    // an anchor phrase is in its title, whole
@@ -616,7 +618,9 @@ type rerankKey struct {
 }
 
 // compare orders candidates, best first: pages that are not backlinks,
-// pages on the missing page's host whose title holds a word of the
+// pages whose title or URI does not name a sibling (sibling:
+// "dask.array.min" for dask.array.Array.min.html, "SQLite Release
+// 3.7.0.1" for 3_3_7.html), pages on the missing page's host whose title holds a word of the
 // evidence (a link "code" to an Eigen source file names "Eigen:
 // ConjHelper.h Source File", not another site's "External Code
 // Interface"; a page of the host whose title holds none of the words does
@@ -630,6 +634,7 @@ type rerankKey struct {
 func (k rerankKey) compare(o rerankKey) int {
 	return cmp.Or(
 		cmpBool(o.backlink, k.backlink),
+		cmpBool(o.other, k.other),
 		cmpBool(k.onHost(), o.onHost()),
 		cmp.Compare(math.Round(o.share*10), math.Round(k.share*10)),
 		cmp.Compare(math.Round(o.weight), math.Round(k.weight)),

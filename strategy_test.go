@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -609,4 +610,40 @@ func (s titled) Find(ctx context.Context, c *relink.Clues, t relink.Tools) (*rel
 		o.Candidates[i].Title = s.title
 	}
 	return o, err
+}
+
+// given is a strategy with given candidates.
+type given []lexsig.Result
+
+func (g given) Name() string        { return "given" }
+func (g given) Terms() int          { return 1 }
+func (g given) Needs() relink.Needs { return relink.Needs{} }
+func (g given) Find(ctx context.Context, c *relink.Clues, t relink.Tools) (*relink.Outcome, error) {
+	return &relink.Outcome{Queries: []lexsig.Query{{Terms: []string{"given"}}}, Candidates: slices.Clone(g)}, nil
+}
+
+// TestRerankSibling: a candidate whose title names another page than the
+// missing URI's (another dotted name, another version) goes after one
+// that does not.
+func TestRerankSibling(t *testing.T) {
+	for _, tt := range []struct {
+		uri         string
+		first, want lexsig.Result
+	}{
+		{"https://docs.dask.org/en/latest/generated/dask.array.Array.min.html",
+			result("https://docs.dask.org/x", "dask.array.min — Dask documentation"),
+			result("https://docs.dask.org/y", "dask.array.Array.min — Dask documentation")},
+		{"https://www.sqlite.org/releaselog/3_3_7.html",
+			result("https://www.sqlite.org/x", "SQLite Release 3.7.0.1 On 2010-08-04"),
+			result("https://www.sqlite.org/y", "SQLite Release 3.3.7 On 2006-08-12")},
+	} {
+		c := &relink.Clues{URI: tt.uri}
+		o, err := relink.Rerank{Base: given{tt.first, tt.want}}.Find(context.Background(), c, tools(&answers{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := uris(o.Candidates); !cmp.Equal(got, []string{tt.want.URI, tt.first.URI}) {
+			t.Errorf("%s: Rerank = %v, want %s first", tt.uri, got, tt.want.URI)
+		}
+	}
 }
