@@ -401,9 +401,11 @@ func Run(ctx context.Context, src Source, opts Options, prior map[string]string,
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
-		jobs       = make(chan job)
-		results    = make(chan Item, workers)
-		ahead      = newReadAhead(max(64, 16*workers, 2*batch), ReadAheadBytes)
+		jobs  = make(chan job)
+		ahead = newReadAhead(max(64, 16*workers, 2*batch), ReadAheadBytes)
+		// The results hold the whole window, so that a worker never
+		// waits to hand over a page while the writer commits a batch.
+		results    = make(chan Item, ahead.maxItems)
 		cores      = newCores(runtime.GOMAXPROCS(0))
 		produceErr error
 		wg, workWG sync.WaitGroup
