@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"github.com/linkrot/relink/lexsig"
 )
 
 // TestRunJobPanic checks that a page whose parsing panics becomes a
@@ -75,5 +78,21 @@ func TestCores(t *testing.T) {
 	defer c.mu.Unlock()
 	if c.free != 0 {
 		t.Errorf("free = %d with the second worker running; want 0", c.free)
+	}
+}
+
+// TestIndexText checks that the full-text index's input holds the words
+// lowercased exactly as lexsig.Normalize lowercases them, ASCII or not.
+func TestIndexText(t *testing.T) {
+	ws := []string{"Widget", "HTML5", "already", "ÉCOLE", "İstanbul", "Straße", "ǅemal", "A", "", "MiXeD-Case_9"}
+	want := make([]string, len(ws))
+	for i, w := range ws {
+		want[i] = lexsig.Normalize(w)
+	}
+	if got := indexText(ws); got != strings.Join(want, " ") {
+		t.Errorf("indexText(%q) = %q, want %q", ws, got, strings.Join(want, " "))
+	}
+	if got := indexText(nil); got != "" {
+		t.Errorf("indexText(nil) = %q, want empty", got)
 	}
 }
