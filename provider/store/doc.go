@@ -129,21 +129,31 @@
 //
 // On the development corpus (31 Debian 12 documentation packages, 4,538
 // files, 197 MB of HTML) an ingest makes 4,532 pages, 6 redirects and
-// 522,346 links into a 103 MB file. On an idle machine (2 cores, run in
-// turn with the version before, three times each) it took 7.8 to 8.3 s
-// of wall time, 10.5 to 11.3 s of CPU and at most 275 MB resident (at
-// best 582 pages a second), where the version before took 9.8 to 10.9 s
-// and 13.4 to 15.1 s of CPU (9.9 s at the start of the same session).
-// The large corpus of lab/corpus (53,936 pages, 12,697 redirects, 5.23
-// million links) took 82.7 s and 570 MB against 95.2 s and 534 MB (652
-// and 566 pages a second): an ingest grows with its pages, at about 2 ms
-// of CPU a page. The workers and the writer overlap, but not fully: the
-// writer, given a third of the cores while two workers parse, falls up to
-// two batches behind, and writes those and then finishes the store
-// alone (about 1 s on dev, 12 s on large, most of it building the index
-// of the links by target). While another session keeps the machine busy,
-// Linux shares the 2 cores between sessions, an ingest gets about one,
-// and it takes about its CPU time.
+// 522,346 links into a 103 MB file. Measured on 2 cores shared with
+// another session (which kept one of them busy most of the time; load 2.2
+// to 2.4), in turn with the version before, three times each, it took
+// 5.9, 6.7 and 7.2 s of wall time (at best 771 pages a second), 10.2 to
+// 11.8 s of CPU and at most 310 MB resident, where the version before took
+// 8.8, 10.0 and 9.0 s, 10.7 to 12.5 s of CPU and 273 MB. The large corpus
+// of lab/corpus (53,936 pages, 12,697 redirects, 5.23 million links) took
+// 67.0, 68.9 and 86.8 s (805 pages a second at best), 90 to 100 s of CPU
+// and 700 MB, against 79.3, 93.1 and 104.2 s, 100 to 114 s and 637 MB: an
+// ingest grows with its pages, at under 2 ms of CPU a page. The workers
+// and the writer share both cores: the workers hand their pages to the
+// writer through a queue that holds the whole read-ahead window (when it
+// held two pages, both workers waited while the writer committed a batch,
+// 6.7 s summed over the two on dev), and the writer, which alone writes
+// the store, holds a core while it writes: a worker starts a page only
+// while a core is free (scheduled as one goroutine among three, the
+// writer had about two thirds of one). The pages parsed ahead cost the
+// memory above.
+// What still runs alone is the finish: on large, measured on the same
+// shared machine, 5.2 s to build the index of the links by target, 1.4 s
+// to merge the full-text index, 0.7 s to copy the document frequencies
+// and 0.4 s for ANALYZE; the in-degrees, 1.9 s of queries there, are
+// counted by a store's first ingest as it writes the links (inDegrees).
+// While another session keeps both cores busy, Linux shares them between
+// sessions, an ingest gets about one, and it takes about its CPU time.
 // TestMeasureIngest (-ingest) measures it, and lab/cmd/storediff checks
 // that a change to the ingest builds the same store.
 //

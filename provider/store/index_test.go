@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/linkrot/relink/provider/store"
 )
 
@@ -120,5 +122,105 @@ func TestLinksIndex(t *testing.T) {
 	}
 	if has, def := linksIndex(t, one); !has || def != schemaDef {
 		t.Errorf("after one ingest: index %v, %q; want %q", has, def, schemaDef)
+	}
+}
+
+// degrees returns each page's in-degrees, as PageInfo gives them.
+func degrees(t *testing.T, s *store.Store) map[string][2]int {
+	t.Helper()
+	got := map[string][2]int{}
+	for p, err := range s.Pages(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[p.URI] = [2]int{p.Backlinks, p.ContentBacklinks}
+	}
+	return got
+}
+
+// TestInDegrees checks the in-degrees that a store's first ingest counts
+// as it writes the links against those the links table gives, counted by
+// a query through a connection of its own, and against those of a store
+// whose first ingest was interrupted, which the ingest that finishes it
+// counts with queries.
+func TestInDegrees(t *testing.T) {
+	ctx := context.Background()
+	_, m := store.FixtureWeb(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "one.db")
+	one, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	if _, err := one.IngestManifest(ctx, m, store.IngestOptions{Workers: 1, BatchSize: 2}); err != nil {
+		t.Fatal(err)
+	}
+	got := degrees(t, one)
+
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	rows, err := raw.Query(`SELECT u.uri,
+		(SELECT count(DISTINCT src) FROM links WHERE dst = p.id AND area = 0 AND src <> p.id),
+		(SELECT count(DISTINCT src) FROM links WHERE dst = p.id AND area = 0 AND nav = 0 AND src <> p.id)
+		FROM pages p JOIN urls u ON u.id = p.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	want := map[string][2]int{}
+	linked := 0
+	for rows.Next() {
+		var uri string
+		var d [2]int
+		if err := rows.Scan(&uri, &d[0], &d[1]); err != nil {
+			t.Fatal(err)
+		}
+		want[uri] = d
+		if d[0] > 0 {
+			linked++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if linked == 0 {
+		t.Fatal("no page of the fixture has a backlink: the test checks nothing")
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("in-degrees counted by the first ingest (-query +store):\n%s", diff)
+	}
+
+	// Interrupted, then finished by a second ingest.
+	two, err := store.Open(filepath.Join(dir, "two.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer two.Close()
+	ingestCut(t, two, m, 6)
+	if _, err := two.IngestManifest(ctx, m, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(got, degrees(t, two)); diff != "" {
+		t.Errorf("in-degrees of a store finished by a second ingest (-one ingest +two):\n%s", diff)
+	}
+}
+
+// ingestCut ingests m into s, two files a batch, and cancels the ingest
+// once n files are written.
+func ingestCut(t *testing.T, s *store.Store, m *store.Manifest, n int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := s.IngestManifest(ctx, m, store.IngestOptions{Workers: 1, BatchSize: 2, Progress: func(p store.Progress) {
+		if p.Files >= n {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted IngestManifest: %v, want context.Canceled", err)
 	}
 }

@@ -129,19 +129,20 @@ func loadSources(ctx context.Context, w *sql.DB) (map[string]string, error) {
 // pages added would. Until finish, Backlinks and the in-degrees read the
 // links without the index: an interrupted ingest leaves a store that
 // answers slowly, which is refused to readers anyway (ErrIncomplete), and
-// the ingest that completes it builds the index.
-func deferLinksIndex(ctx context.Context, w *sql.DB) error {
+// the ingest that completes it builds the index. It reports whether the
+// store held no links.
+func deferLinksIndex(ctx context.Context, w *sql.DB) (bool, error) {
 	var any bool
 	if err := w.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM links)`).Scan(&any); err != nil {
-		return fmt.Errorf("store: ingest: %w", err)
+		return false, fmt.Errorf("store: ingest: %w", err)
 	}
 	if any {
-		return nil
+		return false, nil
 	}
 	if _, err := w.ExecContext(ctx, `DROP INDEX IF EXISTS links_dst`); err != nil {
-		return fmt.Errorf("store: ingest: %w", err)
+		return false, fmt.Errorf("store: ingest: %w", err)
 	}
-	return nil
+	return true, nil
 }
 
 // buildLinksIndex creates the index of the links by target unless it
@@ -178,8 +179,9 @@ const analysisLimit = 1000
 // frequencies, a merged full-text index and fresh planner statistics. In
 // the same transaction it deletes the mark of a running ingest: from then
 // on readers accept the store (CheckComplete). It first builds the index
-// of the links by target if an ingest dropped it (deferLinksIndex).
-func finish(ctx context.Context, w *sql.DB) error {
+// of the links by target if an ingest dropped it (deferLinksIndex). The
+// in-degrees are deg's when deg is not nil and counted them all.
+func finish(ctx context.Context, w *sql.DB, deg *inDegrees) error {
 	if err := buildLinksIndex(ctx, w); err != nil {
 		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
@@ -199,18 +201,28 @@ func finish(ctx context.Context, w *sql.DB) error {
 		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
 	defer tx.Rollback()
-	for _, q := range []string{
-		`UPDATE pages SET
+	degrees := `UPDATE pages SET
 			inlinks = (SELECT count(DISTINCT src) FROM links
 				WHERE dst = pages.id AND area = 0 AND src <> pages.id),
 			content_inlinks = (SELECT count(DISTINCT src) FROM links
-				WHERE dst = pages.id AND area = 0 AND nav = 0 AND src <> pages.id)`,
+				WHERE dst = pages.id AND area = 0 AND nav = 0 AND src <> pages.id)`
+	if deg != nil && !deg.off {
+		if err := deg.write(ctx, tx); err != nil {
+			return fmt.Errorf("store: ingest: finish: %w", err)
+		}
+		degrees = ""
+	}
+	for _, q := range []string{
+		degrees,
 		`INSERT INTO fts (fts) VALUES ('optimize')`,
 		`DELETE FROM df`,
 		`INSERT INTO df (term, docs) SELECT term, doc FROM fts_vocab`,
 		`INSERT OR REPLACE INTO meta (key, value) VALUES ('derived', '1')`,
 		finished,
 	} {
+		if q == "" {
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("store: ingest: finish: %w", err)
 		}
@@ -261,7 +273,8 @@ func (s *Store) ingest(ctx context.Context, src ingest.Source, opts IngestOption
 	if err != nil {
 		return Stats{}, err
 	}
-	if err := deferLinksIndex(ctx, w); err != nil {
+	noLinks, err := deferLinksIndex(ctx, w)
+	if err != nil {
 		return Stats{}, err
 	}
 	if err := configureFTS(ctx, w); err != nil {
@@ -272,6 +285,9 @@ func (s *Store) ingest(ctx context.Context, src ingest.Source, opts IngestOption
 		return Stats{}, err
 	}
 	defer wr.close()
+	if noLinks {
+		wr.degrees = &inDegrees{}
+	}
 	st, err := ingest.Run(ctx, src, opts, prior, wr)
 	// A search during the ingest may have cached a partial answer.
 	s.docs.Store(-1)

@@ -88,7 +88,7 @@ func (lw *linkWriter) Open() bool { return lw.tx != nil }
 
 // Finish brings the derived data up to date and marks the store complete
 // (finish).
-func (lw *linkWriter) Finish(ctx context.Context) error { return finish(ctx, lw.db) }
+func (lw *linkWriter) Finish(ctx context.Context) error { return finish(ctx, lw.db, nil) }
 
 // Begin opens a transaction unless one is open.
 func (lw *linkWriter) Begin(ctx context.Context) error {

@@ -331,15 +331,7 @@ func TestIncompleteStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	cctx, cancel := context.WithCancel(ctx)
-	_, err = s.IngestManifest(cctx, m, store.IngestOptions{Workers: 1, BatchSize: 2, Progress: func(p store.Progress) {
-		if p.Files >= 5 {
-			cancel()
-		}
-	}})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted IngestManifest: %v", err)
-	}
+	ingestCut(t, s, m, 5)
 	_, err = store.Open(path, &store.Options{ReadOnly: true})
 	if !errors.Is(err, store.ErrIncomplete) {
 		t.Fatalf("read-only Open after an interrupted ingest = %v, want ErrIncomplete", err)

@@ -30,13 +30,18 @@ type writer struct {
 	// tx, written together just before it commits (writeFTS, writeLinks).
 	fts   []ftsRow
 	links []linkRow
-	args  []any // reused argument list for chunked inserts
+	// degrees, when not nil, counts the in-degrees as the links are
+	// written, for finish (the ingest began with no links in the store).
+	degrees *inDegrees
+	args    []any // reused argument list for chunked inserts
 }
 
-// ftsRow is a page's row of the full-text index.
+// ftsRow is a page's row of the full-text index, and where its links are
+// in writer.links: links[from:to].
 type ftsRow struct {
 	id          int64
 	title, text string
+	from, to    int
 }
 
 // linkRow is a row of the links table.
@@ -177,6 +182,9 @@ func (wr *writer) Commit(ctx context.Context) error {
 	if wr.tx == nil {
 		return nil
 	}
+	// The pages in id order: their links in the order of the links
+	// table's key, their full-text rows as FTS5 wants them (writeFTS).
+	slices.SortFunc(wr.fts, func(a, b ftsRow) int { return cmp.Compare(a.id, b.id) })
 	err := wr.writeLinks(ctx)
 	if err == nil {
 		err = wr.writeFTS(ctx)
@@ -205,7 +213,7 @@ func (wr *writer) Rollback() {
 
 // Finish brings the derived data up to date and marks the store complete
 // (finish).
-func (wr *writer) Finish(ctx context.Context) error { return finish(ctx, wr.db) }
+func (wr *writer) Finish(ctx context.Context) error { return finish(ctx, wr.db, wr.degrees) }
 
 // writeFTS writes the full-text rows of the pages in the open transaction.
 //
@@ -220,7 +228,6 @@ func (wr *writer) Finish(ctx context.Context) error { return finish(ctx, wr.db) 
 // link target). Written so, a batch makes one segment per FTS5 hash
 // table's worth of terms.
 func (wr *writer) writeFTS(ctx context.Context) error {
-	slices.SortFunc(wr.fts, func(a, b ftsRow) int { return cmp.Compare(a.id, b.id) })
 	for _, r := range wr.fts {
 		if err := wr.exec(ctx, wAddFTS, r.id, r.title, r.text); err != nil {
 			return fmt.Errorf("store: ingest: full-text index: %w", err)
@@ -230,19 +237,13 @@ func (wr *writer) writeFTS(ctx context.Context) error {
 }
 
 // writeLinks writes the links of the pages in the open transaction, in
-// the order of the table's key (page id, position), many rows a statement.
+// the order of the table's key (page id, position), many rows a statement:
+// page by page in the order of wr.fts, which Commit sorted by id, each
+// page's links being in page order already.
 func (wr *writer) writeLinks(ctx context.Context) error {
-	slices.SortFunc(wr.links, func(a, b linkRow) int {
-		return cmp.Or(cmp.Compare(a.src, b.src), cmp.Compare(a.pos, b.pos))
-	})
-	rows := wr.links
-	for len(rows) > 0 {
-		n := min(len(rows), batchLinkChunk)
-		args := wr.args[:0]
-		for _, l := range rows[:n] {
-			args = append(args, l.src, l.pos, l.dst, l.anchor, l.nav, l.area)
-		}
-		wr.args = args
+	args := wr.args[:0]
+	flush := func() error {
+		n := len(args) / 6
 		st := wr.bound[wAddLinks]
 		if n < batchLinkChunk {
 			var err error
@@ -254,9 +255,26 @@ func (wr *writer) writeLinks(ctx context.Context) error {
 		if _, err := st.ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("store: ingest: links: %w", err)
 		}
-		rows = rows[n:]
+		args = args[:0]
+		return nil
 	}
-	clear(wr.args)
+	for _, p := range wr.fts {
+		for _, l := range wr.links[p.from:p.to] {
+			args = append(args, l.src, l.pos, l.dst, l.anchor, l.nav, l.area)
+			if len(args) == 6*batchLinkChunk {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(args) > 0 {
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	clear(args[:cap(args)])
+	wr.args = args
 	return nil
 }
 
@@ -385,7 +403,7 @@ func (wr *writer) writePage(ctx context.Context, id int64, it *ingest.Item) erro
 	if err := wr.exec(ctx, wAddBody, id, p.Body); err != nil {
 		return err
 	}
-	wr.fts = append(wr.fts, ftsRow{id, p.TitleText, p.Text})
+	from := len(wr.links)
 	for pos, l := range p.Links {
 		dst, err := wr.urlID(ctx, l.URI)
 		if err != nil {
@@ -393,5 +411,9 @@ func (wr *writer) writePage(ctx context.Context, id int64, it *ingest.Item) erro
 		}
 		wr.links = append(wr.links, linkRow{id, int64(pos), dst, l.Anchor, l.Nav, l.Area})
 	}
+	if wr.degrees != nil {
+		wr.degrees.add(id, wr.links[from:])
+	}
+	wr.fts = append(wr.fts, ftsRow{id, p.TitleText, p.Text, from, len(wr.links)})
 	return nil
 }

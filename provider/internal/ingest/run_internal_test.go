@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"github.com/linkrot/relink/lexsig"
 )
 
 // TestRunJobPanic checks that a page whose parsing panics becomes a
@@ -50,5 +53,46 @@ func TestReadAhead(t *testing.T) {
 	}
 	if r.items != 2 || r.bytes != 20 {
 		t.Errorf("window holds %d items, %d bytes; want 2, 20", r.items, r.bytes)
+	}
+}
+
+// TestCores checks the sharing of processors: the writer takes one at
+// once even when none is free, and a waiting worker starts only once one
+// is free again.
+func TestCores(t *testing.T) {
+	c := newCores(1)
+	c.wait() // a worker holds the only processor
+	c.take() // the writer does not wait for it
+	if c.free != -1 {
+		t.Fatalf("free = %d after a worker and the writer took one of 1; want -1", c.free)
+	}
+	started := make(chan struct{})
+	go func() {
+		c.wait()
+		close(started)
+	}()
+	c.leave() // the first worker ends its page: the writer still holds one
+	c.leave() // the writer waits for items
+	<-started
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.free != 0 {
+		t.Errorf("free = %d with the second worker running; want 0", c.free)
+	}
+}
+
+// TestIndexText checks that the full-text index's input holds the words
+// lowercased exactly as lexsig.Normalize lowercases them, ASCII or not.
+func TestIndexText(t *testing.T) {
+	ws := []string{"Widget", "HTML5", "already", "ÉCOLE", "İstanbul", "Straße", "ǅemal", "A", "", "MiXeD-Case_9"}
+	want := make([]string, len(ws))
+	for i, w := range ws {
+		want[i] = lexsig.Normalize(w)
+	}
+	if got := indexText(ws); got != strings.Join(want, " ") {
+		t.Errorf("indexText(%q) = %q, want %q", ws, got, strings.Join(want, " "))
+	}
+	if got := indexText(nil); got != "" {
+		t.Errorf("indexText(nil) = %q, want empty", got)
 	}
 }
