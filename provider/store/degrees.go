@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"math"
 )
 
 // inDegrees counts, as an ingest writes the links, the in-degrees that
@@ -26,12 +25,16 @@ type inDegrees struct {
 	off bool
 }
 
+// maxCountedID is the largest URI id inDegrees counts in memory (16 bytes
+// an id: 512 MiB at most); a store with more URIs counts with queries.
+const maxCountedID = 1 << 25
+
 // add counts the links of the page whose id is src.
 func (d *inDegrees) add(src int64, links []linkRow) {
 	if d.off {
 		return
 	}
-	if src <= 0 || src > math.MaxUint32 {
+	if src <= 0 || src > maxCountedID {
 		d.off = true
 		return
 	}
@@ -41,7 +44,7 @@ func (d *inDegrees) add(src int64, links []linkRow) {
 		if l.area || dst == src {
 			continue
 		}
-		if dst <= 0 || dst > math.MaxUint32 {
+		if dst <= 0 || dst > maxCountedID {
 			d.off = true
 			return
 		}
