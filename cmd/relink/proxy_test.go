@@ -88,9 +88,18 @@ func TestFixProxy(t *testing.T) {
 	if r := got[2]; r.Verdict == repair.Alive || r.Verdict == repair.Moved || !strings.Contains(evidenceText(r), "private address") {
 		t.Errorf("%s: %s %+v, want it refused as a private address", r.Dead, r.Verdict, r.Evidence)
 	}
+	// The candidates the engine names on https://example.org/ are
+	// fetched for their headings through the proxy too (CONNECT
+	// example.org:443).
 	seen := hosts()
-	if seen["example.org"] == 0 || len(seen) != 1 {
-		t.Errorf("the proxy saw %v, want requests for example.org alone", seen)
+	for host := range seen {
+		if strings.TrimSuffix(host, ":443") != "example.org" {
+			t.Errorf("the proxy saw %v, want requests for example.org alone", seen)
+			break
+		}
+	}
+	if seen["example.org"] == 0 {
+		t.Errorf("the proxy saw %v, no page of example.org", seen)
 	}
 	if engine.requests.Load() == 0 {
 		t.Error("the engine got no request")
