@@ -727,14 +727,12 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string, s
 	// The last try is the name alone, without a phrase: a name of three
 	// words or more.
 	for _, p := range append(slices.Clone(phrases), Phrase{}) {
-		alone := p.Words == nil
-		if !alone && !contains(t, p.Words) {
+		if p.Words != nil && !contains(t, p.Words) {
 			continue
 		}
 		var name, rest []string
 		for field := range strings.FieldsSeq(title) {
-			w := lexsig.Tokenize(field)
-			if name == nil && len(w) >= 2 && (alone && (len(w) >= 3 || short && len(w) == 2 && slugShare(w, uri) >= 2) && nameWordCount(w) >= 2 || !alone && contains(w, p.Words)) && !slices.ContainsFunc(w, func(w string) bool { return !named[w] }) {
+			if w := lexsig.Tokenize(field); name == nil && spellsName(w, p.Words, named, uri, short) {
 				name = w
 			} else {
 				rest = append(rest, w...)
@@ -763,6 +761,21 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string, s
 		}
 	}
 	return false
+}
+
+// spellsName reports whether the words w of one word of a title (as
+// spaces part it) spell a name of the missing uri, as spelled says: two
+// words or more, all of them named, holding phrase, or with no phrase
+// three words or more (two, when short, that are words of the URI's last
+// segment), two of them neither numbers nor single letters.
+func spellsName(w, phrase []string, named map[string]bool, uri string, short bool) bool {
+	if len(w) < 2 || slices.ContainsFunc(w, func(w string) bool { return !named[w] }) {
+		return false
+	}
+	if phrase != nil {
+		return contains(w, phrase)
+	}
+	return (len(w) >= 3 || short && slugShare(w, uri) >= 2) && nameWordCount(w) >= 2
 }
 
 // slugShare returns how many of the words of uri's last segment name
