@@ -129,16 +129,16 @@
 //
 // On the development corpus (31 Debian 12 documentation packages, 4,538
 // files, 197 MB of HTML) an ingest makes 4,532 pages, 6 redirects and
-// 522,346 links into a 103 MB file. Measured on 2 cores shared with
-// another session (which kept one of them busy most of the time; load 2.2
-// to 2.4), in turn with the version before, three times each, it took
-// 5.9, 6.7 and 7.2 s of wall time (at best 771 pages a second), 10.2 to
-// 11.8 s of CPU and at most 310 MB resident, where the version before took
-// 8.8, 10.0 and 9.0 s, 10.7 to 12.5 s of CPU and 273 MB. The large corpus
-// of lab/corpus (53,936 pages, 12,697 redirects, 5.23 million links) took
-// 67.0, 68.9 and 86.8 s (805 pages a second at best), 90 to 100 s of CPU
-// and 700 MB, against 79.3, 93.1 and 104.2 s, 100 to 114 s and 637 MB: an
-// ingest grows with its pages, at under 2 ms of CPU a page. The workers
+// 522,346 links into a 103 MB file. On an idle machine (2 cores), run in
+// turn with the version before three times, it took 6.2, 6.4 and 6.7 s of
+// wall time (680 to 735 pages a second), 10.3 to 11.1 s of CPU and at
+// most 300 MB resident, where the version before took 7.0, 7.5 and 9.5 s,
+// 10.3 to 13.1 s of CPU and 271 MB. The large corpus of lab/corpus
+// (53,936 pages, 12,697 redirects, 5.23 million links), twice each in
+// turn, took 48.5 and 54.4 s (991 to 1,112 pages a second), 83 to 92 s
+// of CPU and 685 MB, against 67.0 and 75.2 s, 100 to 107 s and 644 MB: an
+// ingest grows with its pages, at under 2 ms of CPU a page (the fixed
+// costs of the start and the finish weigh more in a small corpus). The workers
 // and the writer share both cores: the workers hand their pages to the
 // writer through a queue that holds the whole read-ahead window (when it
 // held two pages, both workers waited while the writer committed a batch,
