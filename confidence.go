@@ -294,13 +294,11 @@ func siblingURI(candidate, uri string) bool {
 // "3_0_5") and title holds versions, none of them that one: "Release
 // Notes for v.2.4" is not release-3.3.html.
 func otherVersion(title, uri string) bool {
-	var want []string
-	for _, v := range versions(path.Base(strings.TrimSuffix(uriPath(uri), "/"))) {
-		want = v
-	}
-	if want == nil {
+	vs := versions(path.Base(uriPath(uri)))
+	if len(vs) == 0 {
 		return false
 	}
+	want := vs[len(vs)-1]
 	have := versions(title)
 	return len(have) > 0 && !slices.ContainsFunc(have, func(v []string) bool { return sameVersion(v, want) })
 }
@@ -354,11 +352,19 @@ func versions(s string) [][]string {
 // nameWords returns the runs of letters and digits of a path segment,
 // lowercased, without a trailing file type.
 func nameWords(seg string) []string {
-	seg = strings.ToLower(seg)
-	for _, ext := range []string{".html", ".htm"} {
-		seg = strings.TrimSuffix(seg, ext)
+	return strings.FieldsFunc(trimPageType(strings.ToLower(seg)), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// pageTypes are the file types of a web page's path that name no part of
+// the page ("intro.html").
+var pageTypes = []string{".html", ".htm"}
+
+// trimPageType returns s without a trailing page type.
+func trimPageType(s string) string {
+	for _, ext := range pageTypes {
+		s = strings.TrimSuffix(s, ext)
 	}
-	return strings.FieldsFunc(seg, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return s
 }
 
 // dottedName returns s lowercased, without a trailing file type and the
@@ -366,10 +372,7 @@ func nameWords(seg string) []string {
 // more ("dask.array.Array.min.html" gives "dask.array.array.min"; a
 // version number such as "2.0.3" is none), or "".
 func dottedName(s string) string {
-	s = strings.ToLower(strings.TrimFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }))
-	for _, ext := range []string{".html", ".htm"} {
-		s = strings.TrimSuffix(s, ext)
-	}
+	s = trimPageType(strings.ToLower(strings.TrimFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' })))
 	parts := strings.Split(s, ".")
 	if len(parts) < 3 {
 		return ""
@@ -724,6 +727,7 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string, s
 		}
 	}
 	t := lexsig.Tokenize(title)
+	slug := SlugWords(uri)
 	// The last try is the name alone, without a phrase: a name of three
 	// words or more.
 	for _, p := range append(slices.Clone(phrases), Phrase{}) {
@@ -732,7 +736,7 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string, s
 		}
 		var name, rest []string
 		for field := range strings.FieldsSeq(title) {
-			if w := lexsig.Tokenize(field); name == nil && spellsName(w, p.Words, named, uri, short) {
+			if w := lexsig.Tokenize(field); name == nil && spellsName(w, p.Words, named, slug, short) {
 				name = w
 			} else {
 				rest = append(rest, w...)
@@ -741,7 +745,7 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string, s
 		// The words of the URI's last segment are the name's, or the
 		// title's elsewhere, singular or plural ("Uses of Package" for
 		// package-use.html).
-		if name == nil || slices.ContainsFunc(SlugWords(uri), func(w string) bool {
+		if name == nil || slices.ContainsFunc(slug, func(w string) bool {
 			return !slices.Contains(name, w) && !slices.ContainsFunc(rest, func(tw string) bool { return tw == w || tw == w+"s" || tw+"s" == w })
 		}) {
 			continue
@@ -764,25 +768,24 @@ func spelled(title string, phrases []Phrase, site map[string]bool, uri string, s
 }
 
 // spellsName reports whether the words w of one word of a title (as
-// spaces part it) spell a name of the missing uri, as spelled says: two
+// spaces part it) spell a name of the missing URI, as spelled says: two
 // words or more, all of them named, holding phrase, or with no phrase
-// three words or more (two, when short, that are words of the URI's last
-// segment), two of them neither numbers nor single letters.
-func spellsName(w, phrase []string, named map[string]bool, uri string, short bool) bool {
+// three words or more (two, when short, that are words of slug, the
+// URI's last segment), two of them neither numbers nor single letters.
+func spellsName(w, phrase []string, named map[string]bool, slug []string, short bool) bool {
 	if len(w) < 2 || slices.ContainsFunc(w, func(w string) bool { return !named[w] }) {
 		return false
 	}
 	if phrase != nil {
 		return contains(w, phrase)
 	}
-	return (len(w) >= 3 || short && slugShare(w, uri) >= 2) && nameWordCount(w) >= 2
+	return (len(w) >= 3 || short && slugShare(w, slug) >= 2) && nameWordCount(w) >= 2
 }
 
-// slugShare returns how many of the words of uri's last segment name
-// holds.
-func slugShare(name []string, uri string) int {
+// slugShare returns how many of the words of slug name holds.
+func slugShare(name, slug []string) int {
 	n := 0
-	for _, w := range SlugWords(uri) {
+	for _, w := range slug {
 		if slices.Contains(name, w) {
 			n++
 		}

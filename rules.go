@@ -133,7 +133,7 @@ func ruleOf(old, new string) (URLRule, bool) {
 	}
 	op, np := strings.TrimSuffix(o.EscapedPath(), "/"), strings.TrimSuffix(n.EscapedPath(), "/")
 	try(op, "", o, n, np)
-	for _, ext := range []string{".html", ".htm"} {
+	for _, ext := range pageTypes {
 		if s, ok := strings.CutSuffix(op, ext); ok && !strings.HasSuffix(np, ext) {
 			try(s, ext, o, n, np)
 		}

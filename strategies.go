@@ -609,7 +609,7 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 // rerankKey is what Rerank knows of one candidate.
 type rerankKey struct {
 	backlink bool    // the candidate links to the missing page
-	other    bool    // its title or URI names a sibling (otherTitle)
+	other    bool    // its title or URI names a sibling (sibling)
 	share    float64 // of an anchor phrase's words in its title
 	weight   float64 // of the anchors' and the URI's words in its title
 	whole    bool    // an anchor phrase is in its title, whole

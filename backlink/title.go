@@ -53,6 +53,11 @@ func cleanTitle(s string) string {
 // maxHeadingRead bounds how much of a page Heading reads.
 const maxHeadingRead = 1 << 20
 
+// maxHeadingDepth bounds how many headings Heading reads at once, one
+// inside another: a page of unclosed <h2> elements would otherwise have
+// each piece of text copied once for every one of them.
+const maxHeadingDepth = 4
+
 // Heading returns the page's own heading, the name it shows its reader
 // above its text: the text of its first <h1>, or without one, of the first
 // element whose class is "title" (Doxygen's and other generators' page
@@ -91,7 +96,7 @@ func Heading(page []byte) string {
 				classed = cleanTitle(texts[n-1].String())
 				open, texts = open[:n-1], texts[:n-1]
 			}
-			if a == atom.H1 || a == atom.H2 || titled && classed == "" {
+			if (a == atom.H1 || a == atom.H2 || titled && classed == "") && len(open) < maxHeadingDepth {
 				open = append(open, a)
 				texts = append(texts, &strings.Builder{})
 			}

@@ -1,6 +1,7 @@
 package backlink_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/linkrot/relink/backlink"
@@ -42,6 +43,7 @@ func TestHeading(t *testing.T) {
 		{name: "class word, not part", page: `<div class="headertitle">Not this</div>`, want: ""},
 		{name: "none", page: "<title>T</title><p>text</p>", want: ""},
 		{name: "unclosed h1", page: "<h1>Cut off", want: ""},
+		{name: "unclosed h2s", page: strings.Repeat("<h2>x ", 20000), want: ""},
 		{name: "empty input", page: "", want: ""},
 		{name: "binary", page: "\x00\x01\xff\xfe<h1>\xff</h1>", want: "\ufffd"},
 	}

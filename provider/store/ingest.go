@@ -201,28 +201,25 @@ func finish(ctx context.Context, w *sql.DB, deg *inDegrees) error {
 		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
 	defer tx.Rollback()
-	degrees := `UPDATE pages SET
+	if deg != nil && !deg.off {
+		err = deg.write(ctx, tx)
+	} else {
+		_, err = tx.ExecContext(ctx, `UPDATE pages SET
 			inlinks = (SELECT count(DISTINCT src) FROM links
 				WHERE dst = pages.id AND area = 0 AND src <> pages.id),
 			content_inlinks = (SELECT count(DISTINCT src) FROM links
-				WHERE dst = pages.id AND area = 0 AND nav = 0 AND src <> pages.id)`
-	if deg != nil && !deg.off {
-		if err := deg.write(ctx, tx); err != nil {
-			return fmt.Errorf("store: ingest: finish: %w", err)
-		}
-		degrees = ""
+				WHERE dst = pages.id AND area = 0 AND nav = 0 AND src <> pages.id)`)
+	}
+	if err != nil {
+		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
 	for _, q := range []string{
-		degrees,
 		`INSERT INTO fts (fts) VALUES ('optimize')`,
 		`DELETE FROM df`,
 		`INSERT INTO df (term, docs) SELECT term, doc FROM fts_vocab`,
 		`INSERT OR REPLACE INTO meta (key, value) VALUES ('derived', '1')`,
 		finished,
 	} {
-		if q == "" {
-			continue
-		}
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("store: ingest: finish: %w", err)
 		}
