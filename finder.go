@@ -55,6 +55,12 @@ var (
 // Finder rediscovers missing pages. Its providers are plugged in by the
 // caller; a Finder is safe for concurrent use when they are. Its zero value
 // holds no provider, and Find then returns an error wrapping ErrProvider.
+//
+// Every method of a Finder reaches its providers through one guard: a
+// provider that panics, answers a fetch with neither a page nor an error,
+// or answers a negative count gives an error wrapping ErrProviderFault (for
+// a backlink page, a FilterFetch rejection in the trail), never a panic;
+// and once ctx is done no provider is asked anything more.
 type Finder struct {
 	// Backlinks lists the pages that link to a URI. Finder asks it about
 	// both scheme variants of each URI (http and https; see
@@ -105,6 +111,9 @@ type Finder struct {
 	// pages stay: the missing page at its new home often links to the
 	// pages that linked to it.
 	KeepBacklinks bool
+
+	// safe reports that the providers are behind the guard (guarded).
+	safe bool
 }
 
 func (f *Finder) strategy() Strategy {
@@ -188,8 +197,9 @@ type Result struct {
 
 // Find treats uri as missing and looks for it again with the Finder's
 // Strategy: it gathers the clues the Strategy needs (Clues), runs it, and
-// assembles the Result (Answer). Only a failure of a provider, a cancelled
-// ctx, a Finder without the providers it needs (ErrProvider) or a URI that
+// assembles the Result (Answer). Only a failure of a provider (a provider
+// that broke its contract: ErrProviderFault), a cancelled ctx, a Finder
+// without the providers it needs (ErrProvider) or a URI that
 // is not an absolute http or https URI (ErrScheme, or canon's error) is an
 // error; a backlink page that cannot be used is recorded in the Result's
 // trail. When the clues give nothing to search, Find returns the Result
@@ -201,14 +211,18 @@ func (f *Finder) Find(ctx context.Context, uri string) (*Result, error) {
 	if err := f.check(true); err != nil {
 		return nil, err
 	}
+	f = f.guarded()
 	s := f.strategy()
 	clues, err := f.Clues(ctx, uri, s.Needs())
 	if err != nil {
 		return nil, err
 	}
 	o, err := s.Find(ctx, clues, f.Tools())
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
+	case o == nil:
+		return nil, fault("Strategy "+s.Name(), "answered no outcome and no error")
 	}
 	return f.Answer(s, clues, o)
 }
@@ -240,6 +254,7 @@ func (f *Finder) check(searcher bool) error {
 // query once per Tools value (strategies that combine several queries often
 // share some).
 func (f *Finder) Tools() Tools {
+	f = f.guarded()
 	return Tools{DF: f.DF, Searcher: &memoSearcher{s: f.Searcher}, Fetcher: f.Fetcher, Results: f.results()}
 }
 
@@ -255,6 +270,7 @@ func (f *Finder) Clues(ctx context.Context, uri string, n Needs) (*Clues, error)
 	if err := f.check(false); err != nil {
 		return nil, err
 	}
+	f = f.guarded()
 	target, err := canon.Canonicalize(uri)
 	if err != nil {
 		return nil, err
@@ -386,6 +402,7 @@ func (f *Finder) Gather(ctx context.Context, target string, links []backlink.Bac
 	if f.Fetcher == nil {
 		return nil, fmt.Errorf("%w: Finder has no Fetcher", ErrProvider)
 	}
+	f = f.guarded()
 	out := make([]*Evidence, len(links))
 	err := par.Do(ctx, len(links), f.concurrency(), func(ctx context.Context, i int) error {
 		out[i] = f.gather(ctx, target, links[i], n)

@@ -261,18 +261,6 @@ func TestFinderCancelledNoLeak(t *testing.T) {
 	requireNoLeak(t, before)
 }
 
-// TestFinderProviderPanics: a provider's panic reaches the caller's
-// goroutine, where recover catches it, instead of ending the process.
-func TestFinderProviderPanics(t *testing.T) {
-	f, _ := fakeFinder(t)
-	f.Fetcher = filter.FetcherFunc(func(context.Context, string) (*filter.Page, error) { panic("fetcher bug") })
-	defer func() {
-		assert.Equal(t, "fetcher bug", recover())
-	}()
-	_, _ = f.Find(context.Background(), target)
-	t.Fatal("Find returned instead of panicking")
-}
-
 // TestFinderLeavesOut: by default the missing URI and the backlink pages
 // are not candidates; KeepMissing and KeepBacklinks keep them.
 func TestFinderLeavesOut(t *testing.T) {

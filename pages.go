@@ -198,6 +198,7 @@ func (c *MemoryPageCache) Bytes() int64 {
 // that fails, or answers no page at all, is an Inspection with Filter
 // FilterFetch, not an error. It goes through Pages when the Finder has one.
 func (f *Finder) Inspect(ctx context.Context, uri string) *Inspection {
+	f = f.guarded()
 	return f.inspect(ctx, uri, uri, f.Fetcher, true)
 }
 
@@ -206,6 +207,7 @@ func (f *Finder) Inspect(ctx context.Context, uri string) *Inspection {
 // since an archive answers with what it captured. It goes through Pages
 // under the key ArchivedKey(uri).
 func (f *Finder) InspectArchived(ctx context.Context, uri string) *Inspection {
+	f = f.guarded()
 	return f.inspect(ctx, ArchivedKey(uri), uri, f.Archive, false)
 }
 
