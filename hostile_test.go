@@ -316,14 +316,12 @@ func TestFinderNilOutcome(t *testing.T) {
 func ExampleErrProviderFault() {
 	f := hostileFinder()
 	f.Searcher = lexsig.SearcherFunc(func(context.Context, lexsig.Query, int) ([]lexsig.Result, error) {
-		var index map[string][]lexsig.Result
-		index["starter"] = nil // a bug: writes to a nil map
-		return nil, nil
+		panic("index file corrupt") // a bug of the provider's
 	})
 	_, err := f.Find(context.Background(), target)
 	fmt.Println(errors.Is(err, relink.ErrProviderFault))
 	fmt.Println(err)
 	// Output:
 	// true
-	// relink: search "\"sourdough starter guide\"": relink: a provider broke its contract: Searcher panicked: assignment to entry in nil map
+	// relink: search "\"sourdough starter guide\"": relink: a provider broke its contract: Searcher panicked: index file corrupt
 }
