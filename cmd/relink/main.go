@@ -198,13 +198,40 @@ fix -fail-on names.
 }
 
 // version returns the module's version from the build information, or
-// "(devel)" when it has none (a build from a work tree).
+// "(devel)" when it has none, and the commit it was built from when the
+// build recorded one (a build in a git work tree; `go install
+// ...@VERSION` records the version alone).
 func version() string {
 	info, ok := debug.ReadBuildInfo()
-	if !ok || info.Main.Version == "" {
+	if !ok {
 		return "(devel)"
 	}
-	return info.Main.Version
+	return versionOf(info)
+}
+
+// versionOf is version for the build information info.
+func versionOf(info *debug.BuildInfo) string {
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev string
+	var modified bool
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev != "" {
+		v += " commit " + rev[:min(len(rev), 12)]
+		if modified {
+			v += " with uncommitted changes"
+		}
+	}
+	return v
 }
 
 // usageError is a command line that cannot work: exit code 2.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,6 +47,30 @@ func TestVersion(t *testing.T) {
 		r := runArgs(t, arg)
 		if r.code != exitOK || r.stdout != "relink (devel)\n" {
 			t.Errorf("relink %s: exit %d, stdout %q; want 0 and %q", arg, r.code, r.stdout, "relink (devel)\n")
+		}
+	}
+}
+
+// TestVersionOf checks the version string made from build information:
+// the module version, and the commit when the build recorded one.
+func TestVersionOf(t *testing.T) {
+	rev := []debug.BuildSetting{{Key: "vcs.revision", Value: "8fb7913a0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f"}}
+	tests := []struct {
+		name string
+		info debug.BuildInfo
+		want string
+	}{
+		{"go install @version", debug.BuildInfo{Main: debug.Module{Version: "v1.0.0"}}, "v1.0.0"},
+		{"test binary", debug.BuildInfo{}, "(devel)"},
+		{"work tree at a tag", debug.BuildInfo{Main: debug.Module{Version: "v1.0.0"}, Settings: rev}, "v1.0.0 commit 8fb7913a0c1d"},
+		{"modified work tree", debug.BuildInfo{Main: debug.Module{Version: "v1.0.1-0.20261202083000-8fb7913a0c1d+dirty"},
+			Settings: append(slices.Clone(rev), debug.BuildSetting{Key: "vcs.modified", Value: "true"})},
+			"v1.0.1-0.20261202083000-8fb7913a0c1d+dirty commit 8fb7913a0c1d with uncommitted changes"},
+		{"short revision", debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}}}, "(devel) commit abc"},
+	}
+	for _, tt := range tests {
+		if got := versionOf(&tt.info); got != tt.want {
+			t.Errorf("%s: versionOf = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
