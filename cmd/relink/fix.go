@@ -307,7 +307,7 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 	var jr *journal
 	done := map[string]repair.Result{}
 	if c.state != "" {
-		if jr, done, err = openJournal(c.state); err != nil {
+		if jr, done, err = openJournal(c.state, e.stderr); err != nil {
 			return err
 		}
 		defer func() {

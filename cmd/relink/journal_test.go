@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/linkrot/relink/repair"
+)
+
+// TestJournalSecondWriter opens one -state journal while another run
+// holds it: the second is refused at once with a message that says so
+// (issue 23, item 2: two runs on one journal lost and tore lines).
+func TestJournalSecondWriter(t *testing.T) {
+	db := buildFixStore(t, "https://example.org/")
+	state := filepath.Join(t.TempDir(), "fix.state")
+	jr, _, err := openJournal(state, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jr.close()
+	if _, _, err := openJournal(state, nil); !errors.Is(err, errJournalLocked) {
+		t.Errorf("second openJournal = %v, want errJournalLocked", err)
+	}
+	r := runIn(t, fixAlive+"\n", "fix", "-store", db, "-state", state)
+	if r.code != exitFailure || !strings.Contains(r.stderr, "another relink fix") {
+		t.Errorf("second run: exit %d, stderr %q; want 1, another relink fix", r.code, r.stderr)
+	}
+	checkOneLine(t, r.stderr)
+}
+
+// TestJournalAppends writes to a journal after bytes another program
+// appended since it was opened: they are kept, and the result comes after
+// them (the journal is opened for appending, never written at an offset).
+func TestJournalAppends(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "fix.state")
+	jr, _, err := openJournal(state, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jr.close()
+	other := `{"dead":"https://example.org/other","verdict":"gone"}` + "\n"
+	f, err := os.OpenFile(state, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(other)
+	f.Close()
+	if err := jr.add(repair.Result{Dead: fixAlive, Verdict: repair.Alive, URI: fixAlive}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(state)
+	if !strings.HasPrefix(string(b), other) || bytes.Count(b, []byte("\n")) != 2 {
+		t.Errorf("journal %q: want the other program's line, then the result", b)
+	}
+}
+
+// TestJournalTornLines resumes from a journal whose lines two writers
+// interleaved (one line cut by another's, a foreign line between): the
+// whole results are resumed, the rest skipped with one line on stderr,
+// and the run goes on (issue 23, item 2: "line 4: not a relink fix
+// journal").
+func TestJournalTornLines(t *testing.T) {
+	db := buildFixStore(t, "https://example.org/")
+	state := filepath.Join(t.TempDir(), "fix.state")
+	mustRunIn(t, fixAlive+"\n"+fixGone+"\n", "fix", "-store", db, "-state", state)
+	b, _ := os.ReadFile(state)
+	lines := strings.SplitAfter(string(b), "\n")
+	torn := lines[0][:20] + lines[1] + "# a note someone added\n" + lines[0] + "\x00\xff binary\n"
+	if err := os.WriteFile(state, []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, stderr := fixResults(t, fixAlive+"\n"+fixGone+"\n"+fixMoved+"\n", "-store", db, "-state", state)
+	if len(got) != 3 || got[0].Verdict != repair.Alive || got[1].Verdict != repair.Gone || got[2].Verdict != repair.Moved {
+		t.Errorf("results %v, want alive, gone, moved", verdicts(got))
+	}
+	// The gone result was cut by the alive one's start: looked for again.
+	if !strings.Contains(stderr, "(1 from -state)") {
+		t.Errorf("stderr %q, want 1 from -state", stderr)
+	}
+	if n := strings.Count(stderr, "skipped"); n != 1 || !strings.Contains(stderr, "skipped 3 lines") {
+		t.Errorf("stderr %q, want one line saying 3 lines were skipped", stderr)
+	}
+}
+
+// FuzzJournal reads any bytes as a journal: it never panics, every result
+// it returns was a whole line of the file, and what it keeps of the file
+// ends at a line's end.
+func FuzzJournal(f *testing.F) {
+	f.Add([]byte(`{"dead":"https://example.org/a","verdict":"gone"}` + "\n"))
+	f.Add([]byte(`{"dead":"https://example.org/a","verdict":"gone"}` + "\n" + `{"dead":"https://ex`))
+	f.Add([]byte(`{"dead":"https://ex{"dead":"https://example.org/b"}` + "\nnot json\n"))
+	f.Add([]byte("my notes\n"))
+	f.Add([]byte("\n\n\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := readJournal(data)
+		if err != nil {
+			if !errors.Is(err, errNotJournal) {
+				t.Fatalf("readJournal = %v, want nil or errNotJournal", err)
+			}
+			return
+		}
+		if c.keep < 0 || c.keep > int64(len(data)) || c.keep > 0 && data[c.keep-1] != '\n' && c.keep != int64(len(data)) {
+			t.Fatalf("keep = %d of %d bytes, not at a line's end", c.keep, len(data))
+		}
+		for k, r := range c.done {
+			if r.Dead == "" || stateKey(r.Dead) != k {
+				t.Fatalf("result %q under key %q", r.Dead, k)
+			}
+		}
+	})
+}
