@@ -113,3 +113,52 @@ func FuzzJournal(f *testing.F) {
 		}
 	})
 }
+
+// TestFixInvalidUTF8Resume runs fix three times on a dead URL with bytes
+// that are not UTF-8: its result is written with them percent-encoded,
+// and the reruns resume it (issue 23, item 13: three runs, three journal
+// lines).
+func TestFixInvalidUTF8Resume(t *testing.T) {
+	db := buildFixStore(t, "https://example.org/")
+	state := filepath.Join(t.TempDir(), "fix.state")
+	const dead = "https://example.org/caf\xe9.html"
+	for run := range 3 {
+		got, stderr := fixResults(t, dead+"\n", "-store", db, "-state", state)
+		if len(got) != 1 || got[0].Dead != "https://example.org/caf%E9.html" {
+			t.Fatalf("run %d: results %v, want the URL percent-encoded", run+1, verdicts(got))
+		}
+		if run > 0 && !strings.Contains(stderr, "(1 from -state)") {
+			t.Errorf("run %d: stderr %q, want 1 from -state", run+1, stderr)
+		}
+	}
+	b, _ := os.ReadFile(state)
+	if n := bytes.Count(b, []byte("\n")); n != 1 {
+		t.Errorf("journal has %d lines after three runs, want 1:\n%s", n, b)
+	}
+}
+
+// TestFixLongURL gives fix a dead URL over repair.MaxURL in a lychee
+// report: its result is unknown with the reason, and the results hold
+// only its start (issue 23, item 12).
+func TestFixLongURL(t *testing.T) {
+	db := buildFixStore(t, "https://example.org/")
+	long := "https://example.org/" + strings.Repeat("a", 1<<20)
+	in := `{"fail_map": {"https://example.org/": [{"url": "` + long + `"}, {"url": "` + fixAlive + `"}]}}`
+	r := runIn(t, in, "fix", "-store", db)
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	got, err := repair.ReadResults(strings.NewReader(r.stdout))
+	if err != nil || len(got) != 2 {
+		t.Fatalf("results %v (%v), want 2", verdicts(got), err)
+	}
+	if got[0].Verdict != repair.Unknown || !strings.Contains(got[0].Error, "over 65536 bytes") {
+		t.Errorf("long URL: verdict %s, error %.200q; want unknown, over 65536 bytes", got[0].Verdict, got[0].Error)
+	}
+	if len(r.stdout) > 64<<10 {
+		t.Errorf("results of %d bytes, want the long URL's start only", len(r.stdout))
+	}
+	if got[1].Verdict != repair.Alive {
+		t.Errorf("second link %s, want alive", got[1].Verdict)
+	}
+}
