@@ -274,7 +274,7 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	sv, err := c.dial()
+	sv, err := c.dialContext(ctx)
 	if err != nil {
 		return err
 	}
@@ -289,7 +289,7 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 			return err
 		}
 	}
-	links, err := readDeadLinks(e.stdin, c.in, repair.Format(c.format))
+	links, err := readDeadLinks(ctx, e.stdin, c.in, repair.Format(c.format))
 	if err != nil {
 		return err
 	}
@@ -376,23 +376,22 @@ func autoResults(engine string) int {
 	return relink.DefaultResults // google, mojeek and searxng: 10 a page
 }
 
-// readDeadLinks reads the dead links from path, or from stdin for "-".
-// An input that is not in its format is a failure that says where.
-func readDeadLinks(stdin io.Reader, path string, format repair.Format) ([]repair.DeadLink, error) {
-	r, name := stdin, "standard input"
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("-in: %w", err)
-		}
-		defer f.Close()
-		r, name = f, path
+// readDeadLinks reads the dead links from path, or from stdin for "-",
+// giving up when ctx is done (readInput). An input that is not in its
+// format is a failure that says where.
+func readDeadLinks(ctx context.Context, stdin io.Reader, path string, format repair.Format) ([]repair.DeadLink, error) {
+	name := path
+	if path == "-" {
+		name = "standard input"
 	}
-	if r == nil {
-		r = strings.NewReader("")
-	}
-	links, err := repair.ReadInput(r, format)
-	if err != nil {
+	links, err := readInput(ctx, stdin, path, func(r io.Reader) ([]repair.DeadLink, error) {
+		return repair.ReadInput(r, format)
+	})
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &pe) && pe.Op == "open":
+		return nil, fmt.Errorf("-in: %w", err)
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return links, nil
