@@ -89,7 +89,9 @@ no decision are left alone.
 -state FILE keeps a journal (JSON Lines, one result a line, synced as
 each dead link is done): a run killed and run again with the same -state
 does not look again for what it finished. Unknown results from a service
-that failed are not kept, so that a rerun tries them again.
+that failed are not kept, so that a rerun tries them again. One run
+writes a journal at a time (another is refused), and lines in it that
+are no result (torn, or someone else's) are skipped, saying so.
 
 -cache DIR (by default relink/live in the user's cache directory;
 -no-cache or -cache "" for none) keeps the live services' answers for
