@@ -96,3 +96,23 @@ func sameBut(a, b string) bool {
 	}
 	return squeeze(a) == squeeze(b)
 }
+
+// FuzzRedactPasswords: redacting never panics, is idempotent, and leaves
+// no password of a URL "http://user:PASSWORD@host/" written into the text.
+func FuzzRedactPasswords(f *testing.F) {
+	f.Add("fetch http://bob:s3cret@h.example/p: 404", "pw")
+	f.Add("a HTTPS://u:pw@h and ftp://v:w@k/ \"http://x:y@z\"", "p@ss")
+	f.Fuzz(func(t *testing.T, s, pw string) {
+		once := RedactPasswords(s)
+		if twice := RedactPasswords(once); twice != once {
+			t.Fatalf("RedactPasswords(%q) = %q, then %q", s, once, twice)
+		}
+		if pw == "" || strings.ContainsAny(pw, "/?#\"'<> \t\r\n") {
+			return
+		}
+		in := s + " http://user:" + pw + "@host.example/"
+		if out := RedactPasswords(in); strings.Contains(out, "user:"+pw+"@") {
+			t.Fatalf("RedactPasswords(%q) = %q, shows the password", in, out)
+		}
+	})
+}

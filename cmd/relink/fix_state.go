@@ -116,6 +116,10 @@ func openJournal(path string, warn io.Writer) (*journal, map[string]repair.Resul
 		f.Close()
 		return nil, nil, fmt.Errorf("-state %s: %w", path, err)
 	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		// Replaced by a FIFO since the Stat above: reading would block.
+		return fail(errors.New("not a regular file"))
+	}
 	if err := filelock.TryLock(f); errors.Is(err, filelock.ErrHeld) {
 		return fail(errJournalLocked)
 	} else if err != nil {

@@ -198,3 +198,15 @@ func TestFixRedactsPasswords(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorRedactsPasswords gives fix an input line whose URL has a
+// password and a space: the one line on stderr that says where the input
+// is wrong does not show the password.
+func TestErrorRedactsPasswords(t *testing.T) {
+	db := buildFixStore(t, "https://example.org/")
+	r := runIn(t, "https://bob:SECRET@example.org/a b\n", "fix", "-store", db)
+	if r.code != exitFailure || strings.Contains(r.stderr, "SECRET") || !strings.Contains(r.stderr, "bob:xxxxx@") {
+		t.Errorf("exit %d, stderr %q; want 1 and the password redacted", r.code, r.stderr)
+	}
+	checkOneLine(t, r.stderr)
+}

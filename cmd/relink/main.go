@@ -47,6 +47,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/linkrot/relink/repair"
 )
 
 // Exit codes (see the package documentation).
@@ -257,7 +259,8 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
-// fail prints err, when not nil, as one line on w after prefix and returns
+// fail prints err, when not nil, as one line on w after prefix (URL
+// passwords redacted, repair.RedactPasswords) and returns
 // its exit code: 0 for nil, 2 for a usage error, an exitError's own, 1 for
 // any other.
 func fail(w io.Writer, prefix string, err error) int {
@@ -273,7 +276,9 @@ func fail(w io.Writer, prefix string, err error) int {
 	case errors.As(err, &xe):
 		code = xe.code
 	}
-	msg := err.Error()
+	// A message may quote the input (a URL with a password): the
+	// password is not shown.
+	msg := repair.RedactPasswords(err.Error())
 	switch {
 	case errors.Is(err, context.Canceled):
 		msg = "interrupted: " + msg
