@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/repair"
@@ -52,6 +53,14 @@ func FuzzReadInput(f *testing.F) {
 		for _, l := range links {
 			if l.URL == "" {
 				t.Fatalf("Read(%q) gave a link without a URL: %+v", data, links)
+			}
+			// Every reader records a URL in UTF-8 (its other bytes
+			// percent-encoded) and within repair.MaxURL (issue 23).
+			if !utf8.ValidString(l.URL) || len(l.URL) > repair.MaxURL || (l.TooLong > 0) != errors.Is(l.Err(), repair.ErrURLTooLong) {
+				t.Fatalf("Read(%q) gave URL %q (TooLong %d, Err %v)", data, l.URL, l.TooLong, l.Err())
+			}
+			if l.TooLong > 0 {
+				continue // its start only: another may share it
 			}
 			k := "r " + l.URL
 			if c, err := canon.Canonicalize(l.URL); err == nil {

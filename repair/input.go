@@ -22,7 +22,7 @@ type DeadLink struct {
 	// Sources are the pages (or, for a checker run over local files, the
 	// file paths) that link to URL, in the order first seen, without
 	// duplicates: the known backlinks. It is empty when the input named
-	// none (a plain list of URLs).
+	// none (a plain list of URLs). A source over MaxURL bytes is left out.
 	Sources []string
 	// Status is the HTTP status code the checker saw, or 0 when it saw
 	// none (a network error, a timeout, or an input that does not say).
@@ -30,6 +30,11 @@ type DeadLink struct {
 	// Reason is what the checker said about the link, as it said it
 	// ("404 Not Found", "Failed: Network error: ..."), or "".
 	Reason string
+	// TooLong is the size in bytes of a URL over MaxURL, at least
+	// MaxURL+1 (a JSON report's URL is read no further), and 0 for any
+	// other: URL then holds only its start, and Err says why it cannot be
+	// looked for.
+	TooLong int `json:",omitempty"`
 }
 
 // Format names an input format of ReadInput.
@@ -274,8 +279,14 @@ func key(u string) string {
 
 // add records one occurrence of dead (linked from source, when not "").
 // line is where it was read, for the error of a full collector.
+// Every reader hands the dead URL as read: add encodes it, and bounds it
+// (cleanURL).
 func (c *collector) add(dead, source string, status int, reason string, line int) error {
-	k := key(dead)
+	clean, size := cleanURL(dead)
+	k := key(clean)
+	if size > 0 {
+		k = longKey(dead)
+	}
 	i, ok := c.index[k]
 	if !ok {
 		if len(c.links) >= c.max {
@@ -283,11 +294,11 @@ func (c *collector) add(dead, source string, status int, reason string, line int
 		}
 		i = len(c.links)
 		c.index[k] = i
-		c.links = append(c.links, DeadLink{URL: dead})
+		c.links = append(c.links, DeadLink{URL: clean, TooLong: size})
 		c.srcs = append(c.srcs, nil)
 	}
 	l := &c.links[i]
-	if source != "" && !c.srcs[i][source] {
+	if source != "" && len(source) <= MaxURL && !c.srcs[i][source] {
 		if c.srcs[i] == nil {
 			c.srcs[i] = map[string]bool{}
 		}

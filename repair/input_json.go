@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // jsonReader walks a JSON document token by token, keeping object keys in
@@ -126,7 +129,7 @@ var lycheeMaps = map[string]bool{"fail_map": true, "error_map": true, "timeout_m
 // and "details" instead of "code" since PR #1367). Later fields (span,
 // duration, redirects, remap) are ignored.
 type lycheeEntry struct {
-	URL    string          `json:"url"`
+	URL    jsonURL         `json:"url"`
 	Status json.RawMessage `json:"status"`
 }
 
@@ -200,7 +203,7 @@ func (j *jsonReader) lycheeMap(name string, c *collector) error {
 			if err != nil {
 				return &InputError{Format: FormatLychee, Line: line, Column: col, Err: err}
 			}
-			if err := c.add(e.URL, src, status, reason, line); err != nil {
+			if err := c.add(string(e.URL), src, status, reason, line); err != nil {
 				return err
 			}
 		}
@@ -267,14 +270,14 @@ func leadingStatus(s string) int {
 // {"url", "links": [{"url", "error"}]}; since v2.7, PR #276, a link may
 // instead be {"url", "status"}, a success listed with --verbose).
 type muffetPage struct {
-	URL   string       `json:"url"`
+	URL   jsonURL      `json:"url"`
 	Links []muffetLink `json:"links"`
 }
 
 type muffetLink struct {
-	URL    string `json:"url"`
-	Error  string `json:"error"`
-	Status int    `json:"status"`
+	URL    jsonURL `json:"url"`
+	Error  string  `json:"error"`
+	Status int     `json:"status"`
 }
 
 // parseMuffet reads muffet's JSON output: an array of pages, each with the
@@ -304,7 +307,7 @@ func parseMuffet(_ *Input, data []byte, c *collector) error {
 			if l.URL == "" {
 				return &InputError{Format: FormatMuffet, Line: line, Column: col, Err: malformed("link without a url on page %q", p.URL)}
 			}
-			if err := c.add(l.URL, p.URL, leadingStatus(l.Error), l.Error, line); err != nil {
+			if err := c.add(string(l.URL), string(p.URL), leadingStatus(l.Error), l.Error, line); err != nil {
 				return err
 			}
 		}
@@ -317,4 +320,89 @@ func parseMuffet(_ *Input, data []byte, c *collector) error {
 		return j.fail(off, malformed("text after the closing bracket"))
 	}
 	return nil
+}
+
+// jsonURL is a URL of a JSON report, decoded as it was written: bytes
+// that are not UTF-8 are kept (encoding/json would make each U+FFFD, and
+// cleanURL percent-encodes them), and no more than MaxURL+1 bytes are
+// decoded, so that a URL of 50 MB costs no more than one of 64 KiB.
+type jsonURL string
+
+// UnmarshalJSON decodes a JSON string, or null as "".
+func (u *jsonURL) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*u = ""
+		return nil
+	}
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return errors.New("url is not a string")
+	}
+	s, err := unquote(b[1:len(b)-1], MaxURL+1)
+	if err != nil {
+		return fmt.Errorf("url: %w", err)
+	}
+	*u = jsonURL(s)
+	return nil
+}
+
+// unquote decodes the inside of a JSON string (RFC 8259 §7), keeping
+// bytes that are not UTF-8 as they are, and stops after max bytes. A lone
+// surrogate escape becomes U+FFFD, as encoding/json makes it.
+func unquote(b []byte, max int) (string, error) {
+	out := make([]byte, 0, min(len(b), max))
+	for i := 0; i < len(b) && len(out) < max; i++ {
+		c := b[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		if i+1 >= len(b) {
+			return "", errors.New("string ends in a backslash")
+		}
+		i++
+		switch b[i] {
+		case '"', '\\', '/':
+			out = append(out, b[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(b[i+1:])
+			if !ok {
+				return "", errors.New("bad \\u escape")
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok := rune(0), false
+				if i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+					r2, ok = hex4(b[i+3:])
+				}
+				if d := utf16.DecodeRune(r, r2); ok && d != utf8.RuneError {
+					r, i = d, i+6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", fmt.Errorf("bad escape \\%c", b[i])
+		}
+	}
+	return string(out[:min(len(out), max)]), nil
+}
+
+// hex4 reads the four hexadecimal digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
+	return rune(n), err == nil
 }

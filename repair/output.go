@@ -84,6 +84,7 @@ func WriteCSV(w io.Writer, results []Result) error {
 	}
 	row := make([]string, len(CSVHeader))
 	for _, r := range results {
+		r = r.Redacted()
 		cands := make([]string, len(r.Candidates))
 		for i, c := range r.Candidates {
 			cands[i] = c.URI
@@ -149,6 +150,7 @@ func WriteMarkdown(w io.Writer, results []Result) error {
 	fmt.Fprintf(bw, "| # | dead | verdict | new URI | confidence | sources | error |\n")
 	fmt.Fprintf(bw, "| ---: | --- | --- | --- | ---: | --- | --- |\n")
 	for i, r := range results {
+		r = r.Redacted()
 		srcs := make([]string, len(r.Sources))
 		for j, s := range r.Sources {
 			srcs[j] = mdURL(s)

@@ -96,11 +96,12 @@ type Calls struct {
 	Backlinks int `json:"backlinks"`
 }
 
-// MarshalJSON writes r with [] for its nil slices, so that every field
-// has one JSON type.
+// MarshalJSON writes r.Redacted (no URL password but in dead and
+// sources) with [] for its nil slices, so that every field has one JSON
+// type.
 func (r Result) MarshalJSON() ([]byte, error) {
 	type plain Result // without this method
-	p := plain(r)
+	p := plain(r.Redacted())
 	p.Sources = nonNil(p.Sources)
 	p.Candidates = nonNil(p.Candidates)
 	p.Queries = nonNil(p.Queries)

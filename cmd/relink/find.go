@@ -291,7 +291,7 @@ func runFind(ctx context.Context, e *env, args []string) (err error) {
 	if p.search == "store" && p.dfKind == "search" {
 		p.dfKind = "store" // the store's hit counts are its exact counts
 	}
-	sv, err := p.dial()
+	sv, err := p.dialContext(ctx)
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,9 @@ no decision are left alone.
 -state FILE keeps a journal (JSON Lines, one result a line, synced as
 each dead link is done): a run killed and run again with the same -state
 does not look again for what it finished. Unknown results from a service
-that failed are not kept, so that a rerun tries them again.
+that failed are not kept, so that a rerun tries them again. One run
+writes a journal at a time (another is refused), and lines in it that
+are no result (torn, or someone else's) are skipped, saying so.
 
 -cache DIR (by default relink/live in the user's cache directory;
 -no-cache or -cache "" for none) keeps the live services' answers for
@@ -274,7 +276,7 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	sv, err := c.dial()
+	sv, err := c.dialContext(ctx)
 	if err != nil {
 		return err
 	}
@@ -289,7 +291,7 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 			return err
 		}
 	}
-	links, err := readDeadLinks(e.stdin, c.in, repair.Format(c.format))
+	links, err := readDeadLinks(ctx, e.stdin, c.in, repair.Format(c.format))
 	if err != nil {
 		return err
 	}
@@ -307,7 +309,7 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 	var jr *journal
 	done := map[string]repair.Result{}
 	if c.state != "" {
-		if jr, done, err = openJournal(c.state); err != nil {
+		if jr, done, err = openJournal(c.state, e.stderr); err != nil {
 			return err
 		}
 		defer func() {
@@ -376,23 +378,22 @@ func autoResults(engine string) int {
 	return relink.DefaultResults // google, mojeek and searxng: 10 a page
 }
 
-// readDeadLinks reads the dead links from path, or from stdin for "-".
-// An input that is not in its format is a failure that says where.
-func readDeadLinks(stdin io.Reader, path string, format repair.Format) ([]repair.DeadLink, error) {
-	r, name := stdin, "standard input"
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("-in: %w", err)
-		}
-		defer f.Close()
-		r, name = f, path
+// readDeadLinks reads the dead links from path, or from stdin for "-",
+// giving up when ctx is done (readInput). An input that is not in its
+// format is a failure that says where.
+func readDeadLinks(ctx context.Context, stdin io.Reader, path string, format repair.Format) ([]repair.DeadLink, error) {
+	name := path
+	if path == "-" {
+		name = "standard input"
 	}
-	if r == nil {
-		r = strings.NewReader("")
-	}
-	links, err := repair.ReadInput(r, format)
-	if err != nil {
+	links, err := readInput(ctx, stdin, path, func(r io.Reader) ([]repair.DeadLink, error) {
+		return repair.ReadInput(r, format)
+	})
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &pe) && pe.Op == "open":
+		return nil, fmt.Errorf("-in: %w", err)
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return links, nil

@@ -108,6 +108,10 @@ func (fx *fixer) fix(ctx context.Context, l repair.DeadLink) (repair.Result, boo
 
 // find fills r for the dead link l (steps 1 to 4 of fix's help).
 func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) bool {
+	if err := l.Err(); err != nil { // a URL over repair.MaxURL
+		r.Verdict, r.Error = repair.Unknown, err.Error()
+		return true
+	}
 	var target string
 	err := errNotWeb
 	if scheme, _, _ := strings.Cut(strings.ToLower(l.URL), ":"); scheme == "http" || scheme == "https" {

@@ -25,8 +25,12 @@
 // missing, unreadable or not what it should be is a failure (1).
 //
 // Commands that only read a store (find, signature) open it read-only:
-// they never create or change one. Ctrl-C stops a run at once; every
-// client and file is closed on the way out.
+// they never create or change one. Ctrl-C or SIGTERM stops a run at once,
+// also one waiting for its input (standard input, a FIFO): one line on
+// stderr says "interrupted", the exit code is 1, every client and file is
+// closed on the way out and fix's -state journal holds every result
+// finished. A command that has not stopped 10 seconds after the signal,
+// or gets a second one, ends there.
 package main
 
 import (
@@ -40,8 +44,11 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/linkrot/relink/repair"
 )
 
 // Exit codes (see the package documentation).
@@ -100,10 +107,27 @@ func commands() []*command {
 	}
 }
 
+// stopGrace is how long a command may take to stop after Ctrl-C or
+// SIGTERM (closing files and clients, giving a worker's dead links back)
+// before the process ends without it; a second signal ends it at once.
+const stopGrace = 10 * time.Second
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sigs
+		cancel(fmt.Errorf("%v signal received", s))
+		select {
+		case s = <-sigs:
+		case <-time.After(stopGrace):
+		}
+		fmt.Fprintf(os.Stderr, "relink: interrupted (%v): stopped without waiting longer\n", s)
+		os.Exit(exitFailure)
+	}()
 	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }
 
@@ -262,7 +286,8 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
-// fail prints err, when not nil, as one line on w after prefix and returns
+// fail prints err, when not nil, as one line on w after prefix (URL
+// passwords redacted, repair.RedactPasswords) and returns
 // its exit code: 0 for nil, 2 for a usage error, an exitError's own, 1 for
 // any other.
 func fail(w io.Writer, prefix string, err error) int {
@@ -278,7 +303,9 @@ func fail(w io.Writer, prefix string, err error) int {
 	case errors.As(err, &xe):
 		code = xe.code
 	}
-	msg := err.Error()
+	// A message may quote the input (a URL with a password): the
+	// password is not shown.
+	msg := repair.RedactPasswords(err.Error())
 	switch {
 	case errors.Is(err, context.Canceled):
 		msg = "interrupted: " + msg

@@ -13,6 +13,9 @@ import (
 // directory of whoever runs them, and no run reads what another left; and
 // it gives the tests of -store postgres:// a server (internal/pgtest).
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main() // the test binary as the command (runMain)
+	}
 	dir, err := os.MkdirTemp("", "relink-test-cache")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
@@ -30,8 +31,8 @@ type netConfig struct {
 
 // newNetConfig checks -proxy and reads -ca. A bad value is a usage error;
 // a CA file that cannot be read or holds no certificate is a failure that
-// says so.
-func newNetConfig(proxy, caFile string) (netConfig, error) {
+// says so. Reading the CA file gives up when ctx is done.
+func newNetConfig(ctx context.Context, proxy, caFile string) (netConfig, error) {
 	var nc netConfig
 	if proxy != "" {
 		u, err := url.Parse(proxy)
@@ -41,7 +42,7 @@ func newNetConfig(proxy, caFile string) (netConfig, error) {
 		nc.proxy = u
 	}
 	if caFile != "" {
-		pool, err := readCAs(caFile)
+		pool, err := readCAs(ctx, caFile)
 		if err != nil {
 			return nc, err
 		}
@@ -52,16 +53,13 @@ func newNetConfig(proxy, caFile string) (netConfig, error) {
 
 // readCAs returns the system's roots (none where the system has no pool)
 // with the PEM certificates of file added.
-func readCAs(file string) (*x509.CertPool, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("-ca: %w", err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+func readCAs(ctx context.Context, file string) (*x509.CertPool, error) {
+	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("-ca %s is a directory, not a PEM file", file)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxCAFile+1))
+	b, err := readInput(ctx, nil, file, func(r io.Reader) ([]byte, error) {
+		return io.ReadAll(io.LimitReader(r, maxCAFile+1))
+	})
 	if err != nil {
 		return nil, fmt.Errorf("-ca: %w", err)
 	}

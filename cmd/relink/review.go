@@ -110,13 +110,12 @@ func runReview(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(c.in)
-	if err != nil {
+	results, err := readInput(ctx, e.stdin, c.in, repair.ReadResults)
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &pe) && pe.Op == "open":
 		return fmt.Errorf("-in: %w", err)
-	}
-	results, err := repair.ReadResults(f)
-	f.Close()
-	if err != nil {
+	case err != nil:
 		return fmt.Errorf("-in %s: %w", c.in, err)
 	}
 	token := review.NewToken()

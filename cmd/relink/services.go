@@ -182,12 +182,16 @@ type services struct {
 	wikiMW *mediawiki.Client
 }
 
-// dial makes the live clients c names: the search engine and the archive.
-// Their errors are usage errors (a missing key, a bad URL), found before
-// any file is opened or any request sent.
-func (c *liveConfig) dial() (*services, error) {
+// dial is dialContext without a way to give up reading -ca.
+func (c *liveConfig) dial() (*services, error) { return c.dialContext(context.Background()) }
+
+// dialContext makes the live clients c names: the search engine and the
+// archive. Their errors are usage errors (a missing key, a bad URL), found
+// before any file is opened or any request sent; reading -ca gives up when
+// ctx is done.
+func (c *liveConfig) dialContext(ctx context.Context) (*services, error) {
 	reqRate := rate.Limit(c.rate) // +Inf ("inf") means no limit to the providers
-	nc, err := newNetConfig(c.proxy, c.caFile)
+	nc, err := newNetConfig(ctx, c.proxy, c.caFile)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+
+	"github.com/linkrot/relink/internal/filelock"
 )
 
 // One ingest writes a store at a time, and a reader can tell a finished
@@ -27,9 +30,24 @@ import (
 // transaction that brings the derived data up to date. A killed ingest
 // leaves the mark, as does a failed or cancelled one.
 
-// errLockHeld is returned by lockFile when another open file holds the
-// lock.
-var errLockHeld = errors.New("lock held")
+// lockFile takes the writer lock on the file at path, creating it, and
+// returns the function that releases it; an error wrapping
+// filelock.ErrHeld when another open file holds it. The lock ends with the
+// process however it ends (package filelock).
+func lockFile(path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := filelock.TryLock(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		filelock.Unlock(f)
+		f.Close()
+	}, nil
+}
 
 // beginIngest takes the writer lock for an ingest of kind ("manifest",
 // "warc", "wat") and marks the store as being ingested. It fails with
@@ -42,7 +60,7 @@ func (s *Store) beginIngest(ctx context.Context, w *sql.DB, kind string) (end fu
 	unlock, err := lockFile(s.path + "-lock")
 	if err != nil {
 		s.ingestMu.Unlock()
-		if errors.Is(err, errLockHeld) {
+		if errors.Is(err, filelock.ErrHeld) {
 			return nil, fmt.Errorf("store: %s: %w (%s-lock is held)", s.path, ErrLocked, s.path)
 		}
 		return nil, fmt.Errorf("store: %s: writer lock: %w", s.path, err)
@@ -87,7 +105,7 @@ func (s *Store) incomplete(ctx context.Context) error {
 		return err
 	}
 	switch {
-	case kind.Valid && lockHeld(s.path+"-lock"):
+	case kind.Valid && filelock.Held(s.path+"-lock"):
 		return fmt.Errorf("%w: an ingest (%s) is running; open the store when it has finished", ErrIncomplete, kind.String)
 	case kind.Valid || (!derived && filled):
 		what := "the last ingest"

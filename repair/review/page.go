@@ -44,6 +44,10 @@ type pageData struct {
 	Chart    chart
 	Legend   []repair.Verdict
 	SortConf string // the sort the confidence header links to
+	// Total is how many dead links there are; Page and Pages the page
+	// shown (from 1) and how many; Prev and Next the pages before and
+	// after it, 0 for none.
+	Total, Page, Pages, Prev, Next int
 }
 
 // row is one dead link: its line of the table and its evidence.
@@ -98,13 +102,16 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	d := pageData{Token: s.opts.Token, Sort: order, Counts: s.counts(), Legend: repair.Verdicts(),
 		Chart: newChart(s.results, s.opts.Threshold), SortConf: sortConfidence}
 	ids := s.order(order)
-	sel, err := strconv.Atoi(q.Get("sel"))
-	if err != nil || sel < 0 || sel >= len(s.results) {
-		sel = s.firstOpen(ids)
+	on := s.pageOf(ids, q.Get("page"), q.Get("sel"))
+	d.Total, d.Page, d.Pages, d.Sel = len(ids), on.page, on.pages, on.sel
+	if on.page > 1 {
+		d.Prev = on.page - 1
 	}
-	d.Sel = sel
-	for _, id := range ids {
-		d.Rows = append(d.Rows, s.row(id, id == sel))
+	if on.page < on.pages {
+		d.Next = on.page + 1
+	}
+	for _, id := range on.ids {
+		d.Rows = append(d.Rows, s.row(id, id == on.sel))
 	}
 	s.mu.Unlock()
 	if order == sortConfidence {
@@ -117,6 +124,47 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Write(b.Bytes())
+}
+
+// onPage is the page a request shows: its rows, the row selected, its
+// number (from 1) and how many pages there are.
+type onPage struct {
+	ids         []int
+	sel         int
+	page, pages int
+}
+
+// pageOf returns the page of ids (in the order shown) that a request's
+// page and sel name: page when it is one (its row sel when sel is on it,
+// else its first open row, else its first); else the page of row sel;
+// else that of the first open row. Only the rows of one page are made
+// into HTML, so that a request's memory does not grow with the results.
+// The caller holds s.mu.
+func (s *Server) pageOf(ids []int, page, sel string) onPage {
+	size := s.opts.PageSize
+	if size <= 0 {
+		size = DefaultPageSize
+	}
+	p := onPage{pages: max(1, (len(ids)+size-1)/size), sel: -1}
+	if id, err := strconv.Atoi(sel); err == nil && id >= 0 && id < len(s.results) {
+		p.sel = id
+	}
+	n, err := strconv.Atoi(page)
+	switch {
+	case err == nil && n >= 1 && n <= p.pages:
+		p.page = n
+	case p.sel >= 0:
+		p.page = slices.Index(ids, p.sel)/size + 1
+	default:
+		p.sel = s.firstOpen(ids)
+		p.page = slices.Index(ids, p.sel)/size + 1
+	}
+	p.page = max(p.page, 1)
+	p.ids = ids[(p.page-1)*size : min(p.page*size, len(ids))]
+	if !slices.Contains(p.ids, p.sel) {
+		p.sel = s.firstOpen(p.ids)
+	}
+	return p
 }
 
 // counts counts the decisions of the results. The caller holds s.mu.

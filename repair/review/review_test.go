@@ -2,6 +2,7 @@ package review_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -383,4 +384,61 @@ func TestChartEmpty(t *testing.T) {
 	w := get(t, s, "/")
 	require.Equal(t, http.StatusOK, w.Code)
 	require.Contains(t, w.Body.String(), "No results to review.")
+}
+
+// manyResults returns n results, dead URLs https://old.example/N.
+func manyResults(n int) []repair.Result {
+	out := make([]repair.Result, n)
+	for i := range out {
+		out[i] = repair.Result{Dead: fmt.Sprintf("https://old.example/%d", i), Verdict: repair.Gone}
+	}
+	return out
+}
+
+// TestPages shows 250 results in pages of Options.PageSize: the page of
+// the row selected, links to the pages before and after, the counts of
+// them all; a decision's redirect goes to the page of the next row
+// (issue 23: 5,000 results made one 165 MB page).
+func TestPages(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "decisions.json")
+	s, err := review.New(manyResults(250), review.Options{Token: token, State: state, PageSize: 100})
+	require.NoError(t, err)
+	body := get(t, s, "/").Body.String()
+	rows := rowOrder(body)
+	require.Len(t, rows, 100)
+	require.Equal(t, "https://old.example/0", rows[0])
+	require.Contains(t, body, `<b id="n-open">250</b>`)
+	require.Contains(t, body, `rel="next" href="?sort=&amp;page=2"`)
+	require.NotContains(t, body, `rel="prev"`)
+
+	body = get(t, s, "/?page=3").Body.String()
+	rows = rowOrder(body)
+	require.Len(t, rows, 50)
+	require.Equal(t, "https://old.example/200", rows[0])
+	require.Contains(t, body, `rel="prev" href="?sort=&amp;page=2"`)
+	require.NotContains(t, body, `rel="next"`)
+	require.Contains(t, body, `id="r-200" data-id="200"`)
+	require.Contains(t, body, `class="row sel" id="r-200"`)
+
+	// The row selected brings its page.
+	body = get(t, s, "/?sel=142").Body.String()
+	require.Equal(t, "https://old.example/100", rowOrder(body)[0])
+	require.Contains(t, body, `class="row sel" id="r-142"`)
+
+	// Deciding the last row of a page leads to the next page.
+	req := httptest.NewRequest("POST", "http://127.0.0.1:8080/decide",
+		strings.NewReader(url.Values{"token": {token}, "id": {"99"}, "decision": {"reject"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	require.Equal(t, http.StatusSeeOther, w.Code)
+	loc := w.Header().Get("Location")
+	body = get(t, s, loc).Body.String()
+	require.Equal(t, "https://old.example/100", rowOrder(body)[0])
+
+	for _, bad := range []string{"/?page=0", "/?page=99", "/?page=x", "/?page=-1"} {
+		w := get(t, s, bad)
+		require.Equal(t, http.StatusOK, w.Code, bad)
+		require.NotEmpty(t, rowOrder(w.Body.String()), bad)
+	}
 }

@@ -30,7 +30,15 @@ type Options struct {
 	// Threshold, when above 0, is drawn on the chart of confidences: the
 	// confidence at or above which relink fix called a link moved.
 	Threshold float64
+	// PageSize is how many dead links a page shows; 0 means
+	// DefaultPageSize.
+	PageSize int
 }
+
+// DefaultPageSize is how many dead links a page shows by default: each
+// brings its evidence (contexts, candidates, the archived copy), so that
+// a page of 5,000 results took 165 MB.
+const DefaultPageSize = 100
 
 // MinToken is the least length of Options.Token, in bytes.
 const MinToken = 16

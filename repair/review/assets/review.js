@@ -106,6 +106,13 @@
     });
   });
 
+  // turn goes to the page before or after this one (rel prev or next),
+  // when there is one.
+  function turn(rel) {
+    var a = document.querySelector('nav.pages a[rel="' + rel + '"]');
+    if (a) { location.href = a.href; }
+  }
+
   function press(key) {
     if (cur < 0) { return; }
     var b = detail(rows[cur]).querySelector('button[data-key="' + key + '"]');
@@ -118,9 +125,9 @@
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) { return; }
     var k = e.key;
     if (k === 'j' || k === 'ArrowDown') {
-      select(cur + 1, true);
+      if (cur + 1 < rows.length) { select(cur + 1, true); } else { turn('next'); }
     } else if (k === 'k' || k === 'ArrowUp') {
-      select(cur - 1, true);
+      if (cur > 0) { select(cur - 1, true); } else { turn('prev'); }
     } else if (k === 'a' || k === 'r' || k === 'u' || /^[1-9]$/.test(k)) {
       press(k);
     } else {

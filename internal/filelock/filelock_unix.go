@@ -1,6 +1,6 @@
 //go:build unix
 
-package store
+package filelock
 
 import (
 	"errors"
@@ -8,31 +8,27 @@ import (
 	"syscall"
 )
 
-// lockFile takes an exclusive flock on the file at path, creating it, and
-// returns the function that releases it; errLockHeld when another open
-// file holds it. The lock ends with the process however it ends.
-func lockFile(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
+// TryLock takes the exclusive lock on f, or returns ErrHeld at once when
+// another open file holds it. Closing f, or Unlock, releases it.
+func TryLock(f *os.File) error {
 	if err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, errLockHeld
+			return ErrHeld
 		}
-		return nil, err
+		return &os.PathError{Op: "flock", Path: f.Name(), Err: err}
 	}
-	return func() {
-		flock(f, syscall.LOCK_UN)
-		f.Close()
-	}, nil
+	return nil
 }
 
-// lockHeld reports whether a lockFile lock on path is held now. It opens
+// Unlock releases the lock TryLock took on f.
+func Unlock(f *os.File) {
+	flock(f, syscall.LOCK_UN)
+}
+
+// Held reports whether a lock on the file at path is held now. It opens
 // the file read-only and creates nothing, so a reader that may not write
-// the directory can ask.
-func lockHeld(path string) bool {
+// the directory can ask; a file that cannot be opened holds no lock.
+func Held(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
