@@ -295,7 +295,7 @@ func replace(path string, orig fs.FileInfo, perm fs.FileMode, write func(io.Writ
 	}
 	if orig != nil {
 		if err := keepOwner(tmp, orig); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return err
 		}
 		// After the chown, which may clear the setuid and setgid bits;
 		// keepOwner made the owner the original's.

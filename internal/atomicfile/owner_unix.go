@@ -3,6 +3,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -43,7 +44,11 @@ func keepOwner(f *os.File, orig fs.FileInfo) error {
 		g = -1
 	}
 	if err := f.Chown(u, g); err != nil {
-		return fmt.Errorf("%w (uid %d, gid %d): %w", ErrOwner, uid, gid, err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary file's name says nothing
+		}
+		return fmt.Errorf("%w (uid %d, gid %d): %w; left as it was", ErrOwner, uid, gid, err)
 	}
 	return nil
 }

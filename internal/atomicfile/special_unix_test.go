@@ -200,3 +200,70 @@ func temporaries(t *testing.T, dir string) []string {
 	}
 	return tmp
 }
+
+// asUser runs f with the effective user and group IDs uid and gid, the
+// real and saved ones staying root's, and then becomes root again. The
+// whole process changes: tests that use it must not run in parallel.
+func asUser(t *testing.T, uid, gid int, f func()) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("changing the effective user needs root")
+	}
+	require.NoError(t, syscall.Setresgid(-1, gid, -1))
+	if err := syscall.Setresuid(-1, uid, -1); err != nil {
+		syscall.Setresgid(-1, 0, -1)
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := syscall.Setresuid(-1, 0, -1); err != nil {
+			panic(err) // the rest of the run cannot go on as another user
+		}
+		if err := syscall.Setresgid(-1, 0, -1); err != nil {
+			panic(err)
+		}
+	}()
+	f()
+}
+
+// TestWriteOwnerNotKept has a user other than root replace files whose
+// owner or group it cannot give the replacement: another user's file, and
+// its own file in root's group, setgid. Each is left as it was, with
+// ErrOwner: no file changes owner or keeps setgid for another group
+// (issue 23, item 5).
+func TestWriteOwnerNotKept(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.Chmod(filepath.Dir(dir), 0o711)) // the test's own, root's
+	require.NoError(t, os.Chmod(dir, 0o777))
+	files := []struct {
+		name     string
+		uid, gid int
+		mode     fs.FileMode
+	}{
+		{"other.md", 65533, 65533, 0o666},
+		{"setgid.md", 65534, 0, 0o666 | fs.ModeSetgid},
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		require.NoError(t, os.WriteFile(p, []byte("old\n"), 0o600))
+		require.NoError(t, os.Chown(p, f.uid, f.gid))
+		require.NoError(t, os.Chmod(p, f.mode))
+	}
+	var errs []error
+	asUser(t, 65534, 65534, func() {
+		for _, f := range files {
+			errs = append(errs, atomicfile.Write(filepath.Join(dir, f.name), 0o644, writeString("new\n")))
+		}
+	})
+	for i, f := range files {
+		require.ErrorIs(t, errs[i], atomicfile.ErrOwner, f.name)
+		require.ErrorContains(t, errs[i], "operation not permitted; left as it was")
+		p := filepath.Join(dir, f.name)
+		require.Equal(t, "old\n", readFile(t, p))
+		fi, err := os.Stat(p)
+		require.NoError(t, err)
+		st := fi.Sys().(*syscall.Stat_t)
+		require.Equal(t, [2]uint32{uint32(f.uid), uint32(f.gid)}, [2]uint32{st.Uid, st.Gid}, f.name)
+		require.Equal(t, f.mode, fi.Mode(), f.name)
+	}
+	require.Empty(t, temporaries(t, dir))
+}
