@@ -79,7 +79,9 @@ var ErrBase = errors.New("repair: base is not an absolute URL")
 // being rewritten (its identity, size, modification time, mode, owner or
 // content differ from when it was read, compared just before the rename)
 // is not overwritten; a write that comes between that comparison and the
-// rename is reported (atomicfile.ErrWrittenDuring). A hard link to the old
+// end of the rename is reported (atomicfile.ErrWrittenDuring), and one by
+// a writer that opened the file before the rename and writes after it
+// goes to the old file unseen (no lock is taken). A hard link to the old
 // file keeps the old content. Only http and https URIs are written: a
 // dead link whose new URI has another scheme (javascript:, data:, file:)
 // is reported and left alone.

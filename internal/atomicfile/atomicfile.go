@@ -255,9 +255,11 @@ func ReadFile(path string, max int64) ([]byte, *Snapshot, error) {
 // cannot be), unless someone else changed it since it was read: then it
 // is left as it was and the error is ErrChanged. The file is compared
 // last just before the rename (identity, size, modification time, mode,
-// owner, and its content's SHA-256); a write in the moment between that
-// check and the rename cannot be kept, and gives ErrWrittenDuring. hook
-// is nil but in tests.
+// owner, and its content's SHA-256); a write between that check and the
+// end of the rename cannot be kept, and gives ErrWrittenDuring. A writer
+// that opened the file before the rename and writes after Replace returns
+// writes to the old file, unseen: only a lock the writer also takes could
+// keep its bytes, and Replace takes none. hook is nil but in tests.
 func Replace(snap *Snapshot, data []byte, hook Hook) error {
 	return replace(snap.path, snap.info, 0, func(w io.Writer) error {
 		_, err := w.Write(data)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -98,4 +99,29 @@ func TestReplaceDuringRename(t *testing.T) {
 	})
 	require.ErrorIs(t, err, atomicfile.ErrChanged)
 	require.ErrorContains(t, err, "9 bytes")
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func readFileErr(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+func temporaries(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var tmp []string
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".relink-") {
+			tmp = append(tmp, e.Name())
+		}
+	}
+	return tmp
 }

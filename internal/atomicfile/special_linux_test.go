@@ -1,5 +1,3 @@
-//go:build unix
-
 package atomicfile_test
 
 import (
@@ -9,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -174,31 +171,6 @@ func TestWriteTemporaryNames(t *testing.T) {
 		require.Equal(t, s, readFile(t, path))
 	}
 	require.Empty(t, temporaries(t, dir))
-}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return string(b)
-}
-
-func readFileErr(path string) string {
-	b, _ := os.ReadFile(path)
-	return string(b)
-}
-
-func temporaries(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	var tmp []string
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".relink-") {
-			tmp = append(tmp, e.Name())
-		}
-	}
-	return tmp
 }
 
 // asUser runs f with the effective user and group IDs uid and gid, the
