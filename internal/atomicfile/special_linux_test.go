@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linkrot/relink/internal/atomicfile"
+	"github.com/linkrot/relink/internal/testuser"
 )
 
 // The tests of issue 23, item 1: Write replaces a regular file only;
@@ -173,30 +174,6 @@ func TestWriteTemporaryNames(t *testing.T) {
 	require.Empty(t, temporaries(t, dir))
 }
 
-// asUser runs f with the effective user and group IDs uid and gid, the
-// real and saved ones staying root's, and then becomes root again. The
-// whole process changes: tests that use it must not run in parallel.
-func asUser(t *testing.T, uid, gid int, f func()) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("changing the effective user needs root")
-	}
-	require.NoError(t, syscall.Setresgid(-1, gid, -1))
-	if err := syscall.Setresuid(-1, uid, -1); err != nil {
-		syscall.Setresgid(-1, 0, -1)
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := syscall.Setresuid(-1, 0, -1); err != nil {
-			panic(err) // the rest of the run cannot go on as another user
-		}
-		if err := syscall.Setresgid(-1, 0, -1); err != nil {
-			panic(err)
-		}
-	}()
-	f()
-}
-
 // TestWriteOwnerNotKept has a user other than root replace files whose
 // owner or group it cannot give the replacement: another user's file, and
 // its own file in root's group, setgid. Each is left as it was, with
@@ -221,7 +198,7 @@ func TestWriteOwnerNotKept(t *testing.T) {
 		require.NoError(t, os.Chmod(p, f.mode))
 	}
 	var errs []error
-	asUser(t, 65534, 65534, func() {
+	testuser.As(t, 65534, 65534, func() {
 		for _, f := range files {
 			errs = append(errs, atomicfile.Write(filepath.Join(dir, f.name), 0o644, writeString("new\n")))
 		}
