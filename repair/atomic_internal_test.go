@@ -195,7 +195,7 @@ func TestAppendDuringRenameIsReported(t *testing.T) {
 	require.ErrorIs(t, rep.Err(), atomicfile.ErrWrittenDuring)
 	require.ErrorContains(t, rep.Err(), "a.md")
 	require.True(t, rep.Files[0].Written, "a.md was replaced")
-	require.Contains(t, rep.Summary().LeftAlone[0].Why, "written to during the rename")
+	require.Contains(t, rep.Summary().LeftAlone[0].Why, "during the rename (16 bytes more")
 }
 
 // TestReportCounts fails the write of a.md and skips a link, a binary

@@ -51,15 +51,15 @@ import (
 
 // ErrChanged is the error of a Replace whose file was changed by someone
 // else since ReadFile read it (its identity, size, modification time,
-// mode, owner or content differ), or is being written to as it is
-// replaced.
+// mode, owner or content differ, or it was being written to as it was
+// compared); the file is left as it was.
 var ErrChanged = errors.New("atomicfile: changed by someone else since it was read")
 
 // ErrWrittenDuring is the error of a Replace that did replace the file,
 // but saw it written to after its last check, during the rename: those
 // writes went to the old file, which is no longer at the path, and are
-// not in the new one. It wraps ErrChanged.
-var ErrWrittenDuring = fmt.Errorf("%w: written to during the rename", ErrChanged)
+// not in the new one.
+var ErrWrittenDuring = errors.New("atomicfile: written to by someone else during the rename")
 
 // ErrOwner is the error of a replacement that could not be given the
 // owner and group of the file it replaces; the file is left as it was.
@@ -331,7 +331,7 @@ func replace(path string, orig fs.FileInfo, perm fs.FileMode, write func(io.Writ
 	}
 	if old != nil {
 		if now, err := old.Stat(); err == nil && !sameState(checked, now) {
-			return fmt.Errorf("%w (%d bytes more than at the check); those writes are in the replaced file only", ErrWrittenDuring, now.Size()-checked.Size())
+			return fmt.Errorf("%w (%d bytes more than at the check): they went to the old file, not the new one", ErrWrittenDuring, now.Size()-checked.Size())
 		}
 	}
 	return nil

@@ -97,7 +97,8 @@ func TestReplaceDuringRename(t *testing.T) {
 		}
 		return nil
 	})
-	require.ErrorIs(t, err, atomicfile.ErrChanged)
+	require.ErrorIs(t, err, atomicfile.ErrWrittenDuring)
+	require.NotErrorIs(t, err, atomicfile.ErrChanged, "the file was replaced")
 	require.ErrorContains(t, err, "9 bytes")
 }
 
