@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/linkrot/relink/internal/atomicfile"
 )
 
 var atomicMoves = map[string]string{"https://old.example/a": "https://new.example/a/"}
@@ -142,4 +145,91 @@ func TestWritePreservesMode(t *testing.T) {
 	fi, err := os.Stat(p)
 	require.NoError(t, err)
 	require.Equal(t, fs.FileMode(0o751), fi.Mode().Perm())
+}
+
+// TestConcurrentSameSizeEditIsKept changes a.md while it is rewritten,
+// keeping its size and modification time: the content's hash tells, and
+// the edit is kept (issue 23, item 11).
+func TestConcurrentSameSizeEditIsKept(t *testing.T) {
+	dir := atomicTree(t)
+	edited := strings.ToUpper(atomicOld)
+	rw := &Rewriter{Moves: atomicMoves, Write: true, hook: func(s, path string) error {
+		if s != "written" || filepath.Base(path) != "a.md" {
+			return nil
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+			return err
+		}
+		return os.Chtimes(path, fi.ModTime(), fi.ModTime())
+	}}
+	rep, err := rw.Dir(dir)
+	require.NoError(t, err)
+	require.ErrorIs(t, rep.Err(), atomicfile.ErrChanged)
+	require.Equal(t, edited, readFile(t, filepath.Join(dir, "a.md")))
+	require.Equal(t, atomicNew, readFile(t, filepath.Join(dir, "b.md")))
+	require.Empty(t, leftovers(t, dir))
+}
+
+// TestAppendDuringRenameIsReported appends to a.md after the last check,
+// just before the rename, through a file opened before: the line cannot
+// be kept in the new file, but the report says so rather than lose it
+// silently (issue 23, item 11).
+func TestAppendDuringRenameIsReported(t *testing.T) {
+	dir := atomicTree(t)
+	f, err := os.OpenFile(filepath.Join(dir, "a.md"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	defer f.Close()
+	rw := &Rewriter{Moves: atomicMoves, Write: true, hook: func(s, path string) error {
+		if s == "rename" && filepath.Base(path) == "a.md" {
+			_, err := f.WriteString("a line appended\n")
+			return err
+		}
+		return nil
+	}}
+	rep, err := rw.Dir(dir)
+	require.NoError(t, err)
+	require.ErrorIs(t, rep.Err(), atomicfile.ErrWrittenDuring)
+	require.ErrorContains(t, rep.Err(), "a.md")
+	require.True(t, rep.Files[0].Written, "a.md was replaced")
+	require.Contains(t, rep.Summary().LeftAlone[0].Why, "during the rename (16 bytes more")
+}
+
+// TestReportCounts fails the write of a.md and skips a link, a binary
+// file and a large one: the summary counts the one link replaced in the
+// one file written, of the two read, and lists each file left alone with
+// why (issue 23, item 10).
+func TestReportCounts(t *testing.T) {
+	dir := atomicTree(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bin.md"), []byte(atomicOld+"\x00"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "big.md"), []byte(atomicOld+strings.Repeat("x", 100)), 0o644))
+	require.NoError(t, os.Symlink("b.md", filepath.Join(dir, "link.md")))
+	boom := errors.New("disk full")
+	rw := &Rewriter{Moves: atomicMoves, Write: true, MaxSize: 64, hook: func(s, path string) error {
+		if s == "written" && filepath.Base(path) == "a.md" {
+			return boom
+		}
+		return nil
+	}}
+	rep, err := rw.Dir(dir)
+	require.NoError(t, err)
+	require.Equal(t, 1, rep.Changed(), "the links of a.md were not replaced")
+	got := rep.Summary()
+	want := Summary{Scanned: 2, Files: 1, Links: 1, LeftAlone: []LeftAlone{
+		{Path: "a.md", Why: "disk full"},
+		{Path: "big.md", Why: "too large: 136 bytes, over the limit of 64"},
+		{Path: "bin.md", Why: "binary (it holds a NUL byte)"},
+		{Path: "link.md", Why: "symbolic link, not followed"},
+	}}
+	require.Equal(t, want, got)
+	b, err := json.Marshal(got)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"scanned": 2, "files": 1, "links": 1, "links_left": 0, "left_alone": [
+		{"path": "a.md", "why": "disk full"},
+		{"path": "big.md", "why": "too large: 136 bytes, over the limit of 64"},
+		{"path": "bin.md", "why": "binary (it holds a NUL byte)"},
+		{"path": "link.md", "why": "symbolic link, not followed"}]}`, string(b))
 }

@@ -207,6 +207,12 @@ func replacement(old string, sp span, doc string, moves moveTable) (nu, why stri
 	if !ok {
 		return "", "", false
 	}
+	// The one check every new URI passes, whatever chose it (a search
+	// answer, the cache, a URL rule, a review's decision, a caller's
+	// map): only a web URI is ever written into a file.
+	if n.Scheme != "http" && n.Scheme != "https" {
+		return "", fmt.Sprintf("the new URI %q is not an http or https URI; not written", n.String()), true
+	}
 	target := *n
 	if hasFrag {
 		target.Fragment, target.RawFragment = "", ""

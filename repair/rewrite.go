@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/linkrot/relink/internal/atomicfile"
 )
 
 // DefaultMaxSize is the size above which the Rewriter skips a file: no
@@ -67,14 +69,22 @@ var ErrBase = errors.New("repair: base is not an absolute URL")
 // reports, files over MaxSize and binary files (holding a NUL byte; so
 // UTF-16 text too), and it does not enter .git, .hg or .svn directories.
 // With Write set, each changed file is written to a temporary file in its
-// own directory, with the original's permission bits, synced, and renamed
-// over the original, and the directory is synced, so that a run killed at
-// any moment leaves every file whole, old or new (a temporary file,
-// ".NAME.relink-*", may be left behind). A file that someone else changed
-// while it was being rewritten (its identity, size or modification time
-// differ from when it was read) is not overwritten. The new file belongs to
-// the user running the Rewriter; a hard link to the old file keeps the
-// old content.
+// own directory, with the original's mode (setuid, setgid and sticky bits
+// included), owner and group, synced, and renamed over the original, and
+// the directory is synced, so that a run killed at any moment leaves every
+// file whole, old or new (a temporary file, ".NAME.relink-*", may be left
+// behind). A file whose owner or group the Rewriter cannot give the new
+// file (run by a user other than root, on another user's file) is left as
+// it was, and reported. A file that someone else changed while it was
+// being rewritten (its identity, size, modification time, mode, owner or
+// content differ from when it was read, compared just before the rename)
+// is not overwritten; a write that comes between that comparison and the
+// end of the rename is reported (atomicfile.ErrWrittenDuring), and one by
+// a writer that opened the file before the rename and writes after it
+// goes to the old file unseen (no lock is taken). A hard link to the old
+// file keeps the old content. Only http and https URIs are written: a
+// dead link whose new URI has another scheme (javascript:, data:, file:)
+// is reported and left alone.
 type Rewriter struct {
 	// Moves maps a dead URL to its new URI (see Moves, which makes it
 	// from results at a threshold). Both must be absolute URLs.
@@ -96,9 +106,9 @@ type Rewriter struct {
 	Diff io.Writer
 
 	// hook, when set by a test, is called at each stage of a file's
-	// write ("written": half the new bytes are in the temporary file;
-	// "rename": just before the rename) and fails the write with its
-	// error.
+	// write ("written": the new bytes are in the temporary file, not
+	// synced; "rename": after the last check, just before the rename) and
+	// fails the write with its error.
 	hook func(stage, path string) error
 }
 
@@ -107,7 +117,8 @@ type Report struct {
 	// Files lists, in the walk's (lexical) order, every file with a dead
 	// link, and every file or link the Rewriter skipped or failed on.
 	Files []FileReport
-	// Scanned counts the Markdown, HTML and reST files read.
+	// Scanned counts the Markdown, HTML and reST files read (those whose
+	// write failed included).
 	Scanned int
 }
 
@@ -126,22 +137,84 @@ type FileReport struct {
 	// Written is set when the changed file was written.
 	Written bool
 	// Err is what went wrong reading or writing the file, or nil. The
-	// file is then as it was.
+	// file is then as it was, unless Written is set too
+	// (atomicfile.ErrWrittenDuring: someone wrote to it as it was
+	// replaced). atomicfile.ErrChanged says someone else changed it since
+	// it was read, atomicfile.ErrOwner that its owner could not be kept.
 	Err error
 }
 
-// Changed returns the number of links replaced (or, without Write, that
-// would be) in the report.
-func (r *Report) Changed() int {
+// replaced returns the number of links replaced in the file (or, without
+// Write, that would be): none when the write failed.
+func (f *FileReport) replaced() int {
+	if f.Err != nil && !f.Written {
+		return 0
+	}
 	n := 0
-	for _, f := range r.Files {
-		for _, c := range f.Changes {
-			if c.Skip == "" {
-				n++
-			}
+	for _, c := range f.Changes {
+		if c.Skip == "" {
+			n++
 		}
 	}
 	return n
+}
+
+// Changed returns the number of links replaced (or, without Write, that
+// would be) in the report; the links of a file whose write failed are not
+// counted.
+func (r *Report) Changed() int {
+	n := 0
+	for i := range r.Files {
+		n += r.Files[i].replaced()
+	}
+	return n
+}
+
+// Summary counts what a Report says happened, for a person or, as JSON,
+// a program.
+type Summary struct {
+	// Scanned counts the files read.
+	Scanned int `json:"scanned"`
+	// Files counts the files changed (written, or without Write, that
+	// would be), and Links the links replaced in them.
+	Files int `json:"files"`
+	Links int `json:"links"`
+	// LinksLeft counts the dead links found and left alone, each with
+	// its Change.Skip, to be edited by hand.
+	LinksLeft int `json:"links_left"`
+	// LeftAlone lists, in the walk's order, the files not read (Skipped)
+	// and those not written or written wrongly (Err), with why.
+	LeftAlone []LeftAlone `json:"left_alone"`
+}
+
+// LeftAlone is a file the Rewriter skipped or failed on, and why.
+type LeftAlone struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
+// Summary counts the report.
+func (r *Report) Summary() Summary {
+	s := Summary{Scanned: r.Scanned, LeftAlone: []LeftAlone{}}
+	for i := range r.Files {
+		f := &r.Files[i]
+		if n := f.replaced(); n > 0 {
+			s.Files++
+			s.Links += n
+		}
+		for _, c := range f.Changes {
+			if c.Skip != "" {
+				s.LinksLeft++
+			}
+		}
+		switch {
+		case f.Skipped != "":
+			s.LeftAlone = append(s.LeftAlone, LeftAlone{Path: f.Path, Why: f.Skipped})
+		case f.Err != nil:
+			s.LeftAlone = append(s.LeftAlone, LeftAlone{Path: f.Path, Why: f.Err.Error()})
+		}
+	}
+	return s
 }
 
 // Err returns the errors of the report's files, joined, or nil.
@@ -221,7 +294,7 @@ func (rw *Rewriter) Dir(dir string) (*Report, error) {
 			return nil
 		}
 		fr := rw.file(path, rel, syn, base, moves)
-		if fr.Skipped == "" && fr.Err == nil {
+		if fr.read {
 			rep.Scanned++
 		}
 		if fr.Skipped != "" || fr.Err != nil || len(fr.Changes) > 0 {
@@ -246,6 +319,7 @@ func (rw *Rewriter) Dir(dir string) (*Report, error) {
 type fileResult struct {
 	FileReport
 	old, new []byte
+	read     bool // the file was read whole and scanned
 }
 
 // file rewrites one regular file.
@@ -268,7 +342,7 @@ func (rw *Rewriter) file(path, rel string, syn Syntax, base string, moves moveTa
 		fr.Skipped = fmt.Sprintf("too large: %d bytes, over the limit of %d", before.Size(), max)
 		return fr
 	}
-	src, err := readSame(path, before, max)
+	src, snap, err := atomicfile.ReadFile(path, max)
 	if err != nil {
 		fr.Err = err
 		return fr
@@ -281,6 +355,7 @@ func (rw *Rewriter) file(path, rel string, syn Syntax, base string, moves moveTa
 		fr.Skipped = "binary (it holds a NUL byte)"
 		return fr
 	}
+	fr.read = true
 	doc := ""
 	if base != "" {
 		doc = base + (&url.URL{Path: rel}).EscapedPath()
@@ -292,88 +367,19 @@ func (rw *Rewriter) file(path, rel string, syn Syntax, base string, moves moveTa
 	}
 	fr.old, fr.new = src, out
 	if rw.Write {
-		if err := rw.writeAtomic(path, out, before); err != nil {
-			fr.Err = err
-			return fr
-		}
-		fr.Written = true
+		err := atomicfile.Replace(snap, out, func(s atomicfile.Stage) error {
+			switch s {
+			case atomicfile.Written:
+				return rw.stage("written", path)
+			case atomicfile.Renaming:
+				return rw.stage("rename", path)
+			}
+			return nil
+		})
+		fr.Err = err
+		fr.Written = err == nil || errors.Is(err, atomicfile.ErrWrittenDuring)
 	}
 	return fr
-}
-
-// readSame reads up to max+1 bytes of the file at path, refusing it when
-// it is no longer the file before describes (a symbolic link put in its
-// place since the walk saw it).
-func readSame(path string, before fs.FileInfo, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	now, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !os.SameFile(before, now) {
-		return nil, errors.New("replaced while being read (a symbolic link?); left alone")
-	}
-	return io.ReadAll(io.LimitReader(f, max+1))
-}
-
-// writeAtomic replaces the file at path with data: a temporary file in
-// the same directory, with before's permission bits, written, synced and
-// renamed over it, then the directory synced. The original is refused
-// when it changed since before was taken.
-func (rw *Rewriter) writeAtomic(path string, data []byte, before fs.FileInfo) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".relink-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	half := len(data) / 2
-	if _, err := tmp.Write(data[:half]); err != nil {
-		return err
-	}
-	if err := rw.stage("written", path); err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data[half:]); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(before.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	now, err := os.Lstat(path)
-	if err != nil {
-		return err
-	}
-	if !os.SameFile(before, now) || now.Size() != before.Size() || !now.ModTime().Equal(before.ModTime()) {
-		return errors.New("changed by someone else while being rewritten; left alone")
-	}
-	if err := rw.stage("rename", path); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every system syncs a directory
-		d.Close()
-	}
-	return nil
 }
 
 func (rw *Rewriter) stage(stage, path string) error {

@@ -267,3 +267,51 @@ func TestSyntaxOf(t *testing.T) {
 	}
 	require.Equal(t, "markdown html rst", strings.Join([]string{repair.Markdown.String(), repair.HTML.String(), repair.RST.String()}, " "))
 }
+
+// TestRewriteOnlyWebURIs maps dead links to URIs of other schemes, as a
+// result, a review's decision or a hand-made map might: no file gets one,
+// in any syntax; each such link is reported, left alone, with why (issue
+// 23, item 3).
+func TestRewriteOnlyWebURIs(t *testing.T) {
+	bad := []string{
+		"javascript:alert(document.cookie)//",
+		"JavaScript://new.example/%0aalert(1)",
+		"data:text/html,<script>alert(1)</script>",
+		"vbscript:msgbox(1)",
+		"file://localhost/etc/passwd",
+		"ftp://new.example/a",
+		"mailto:someone@new.example",
+	}
+	docs := map[repair.Syntax]string{
+		repair.Markdown: "[A](https://old.example/a) <https://old.example/a>\n\n[r]: https://old.example/a\n",
+		repair.HTML:     "<a href=\"https://old.example/a\">a</a> <img src=https://old.example/a> <link href='https://old.example/a'>\n",
+		repair.RST:      "See `A <https://old.example/a>`_ and https://old.example/a.\n\n.. _t: https://old.example/a\n",
+	}
+	const dead = "https://old.example/a"
+	for _, uri := range bad {
+		sources := map[string]map[string]string{
+			"results": repair.Moves([]repair.Result{{Dead: dead, Verdict: repair.Moved, URI: uri, Confidence: 1}}, 0.5),
+			"decisions": (&repair.Decisions{Decisions: []repair.Decision{
+				{Dead: dead, URI: uri, Decision: repair.Accept}}}).Accepted(),
+			"map": {dead: uri},
+		}
+		for source, moves := range sources {
+			require.Equal(t, uri, moves[dead], "%s gives the move", source)
+			for syn, doc := range docs {
+				t.Run(source+"/"+syn.String()+"/"+uri, func(t *testing.T) {
+					got, changes, err := (&repair.Rewriter{Moves: moves}).Rewrite([]byte(doc), syn, testDoc)
+					require.NoError(t, err)
+					require.Equal(t, doc, string(got), "nothing written")
+					require.Len(t, changes, 3)
+					for _, c := range changes {
+						require.Contains(t, c.Skip, "not an http or https URI")
+					}
+				})
+			}
+		}
+	}
+	// An https URI given in capitals is one.
+	got, _, err := (&repair.Rewriter{Moves: map[string]string{dead: "HTTPS://new.example/a"}}).Rewrite([]byte(docs[repair.Markdown]), repair.Markdown, testDoc)
+	require.NoError(t, err)
+	require.Equal(t, strings.ReplaceAll(docs[repair.Markdown], dead, "https://new.example/a"), string(got))
+}

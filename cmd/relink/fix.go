@@ -470,9 +470,10 @@ feed:
 	return results, resumed, nil
 }
 
-// writeResults writes results in format to path, or to stdout for "-". A
-// file is written whole or not at all: to a temporary file renamed over
-// path.
+// writeResults writes results in format to path, or to stdout for "-",
+// as atomicfile.Write writes a path: a regular file whole or not at all
+// (keeping its mode, owner and group; a new one 0644 less the umask), a
+// FIFO, device or /dev/stdout as it is, a symbolic link's target.
 func writeResults(stdout io.Writer, path string, results []repair.Result, format repair.Output, site string) error {
 	if path == "-" {
 		return repair.Write(stdout, results, format, site)

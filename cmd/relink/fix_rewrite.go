@@ -62,26 +62,20 @@ func rewrite(e *env, c *fixConfig, results []repair.Result, decisions map[string
 	if err != nil {
 		return fmt.Errorf("-rewrite %s: %w", c.rewrite, err)
 	}
-	files, skipped := 0, 0
-	for _, f := range rep.Files {
-		changed := false
-		for _, ch := range f.Changes {
-			if ch.Skip == "" {
-				changed = true
-			} else {
-				skipped++
-			}
-		}
-		if changed {
-			files++
-		}
-	}
+	sum := rep.Summary()
 	did := "would replace"
 	if c.write {
 		did = "replaced"
 	}
-	fmt.Fprintf(e.stderr, "relink fix: -rewrite %s: %s %d links in %d of %d files (%d left alone, to edit by hand)\n",
-		c.rewrite, did, rep.Changed(), files, rep.Scanned, skipped)
+	fmt.Fprintf(e.stderr, "relink fix: -rewrite %s: %s %d links in %d of %d files (%d links left alone, to edit by hand)",
+		c.rewrite, did, sum.Links, sum.Files, sum.Scanned, sum.LinksLeft)
+	if n := len(sum.LeftAlone); n > 0 {
+		fmt.Fprintf(e.stderr, "; %d files left alone:", n)
+	}
+	fmt.Fprintln(e.stderr)
+	for _, f := range sum.LeftAlone {
+		fmt.Fprintf(e.stderr, "relink fix: -rewrite %s: left alone %s: %s\n", c.rewrite, f.Path, f.Why)
+	}
 	if err := rep.Err(); err != nil {
 		return fmt.Errorf("-rewrite %s: %w", c.rewrite, err)
 	}

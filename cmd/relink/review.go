@@ -8,11 +8,11 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/internal/atomicfile"
 	"github.com/linkrot/relink/repair"
 	"github.com/linkrot/relink/repair/review"
 )
@@ -154,13 +154,12 @@ func runReview(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// checkWritable fails unless a file can be created in the state file's
-// directory: better at the start than at the first decision.
+// checkWritable fails unless the state file can be written (a file
+// created beside it, or beside its target when it is a link): better at
+// the start than at the first decision.
 func checkWritable(state string) error {
-	f, err := os.CreateTemp(filepath.Dir(state), "."+filepath.Base(state)+".check-*")
-	if err != nil {
+	if err := atomicfile.CanWrite(state); err != nil {
 		return fmt.Errorf("-state %s: cannot write there: %w", state, err)
 	}
-	f.Close()
-	return os.Remove(f.Name())
+	return nil
 }

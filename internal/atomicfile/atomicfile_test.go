@@ -52,7 +52,9 @@ func TestWriteFailureKeepsOld(t *testing.T) {
 	require.Len(t, entries, 1, "the temporary file is removed")
 }
 
-func TestWriteReplacesAndSetsMode(t *testing.T) {
+// TestWriteReplacesKeepingMode replaces a file: the new content, the old
+// mode (perm is for a new file).
+func TestWriteReplacesKeepingMode(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f")
 	require.NoError(t, os.WriteFile(path, []byte("old content"), 0o644))
@@ -65,7 +67,7 @@ func TestWriteReplacesAndSetsMode(t *testing.T) {
 	require.Equal(t, "new", string(b))
 	fi, err := os.Stat(path)
 	require.NoError(t, err)
-	require.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	require.Equal(t, os.FileMode(0o644), fi.Mode().Perm())
 }
 
 func TestWriteNoDirectory(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -441,4 +442,28 @@ func TestPages(t *testing.T) {
 		require.Equal(t, http.StatusOK, w.Code, bad)
 		require.NotEmpty(t, rowOrder(w.Body.String()), bad)
 	}
+}
+
+// TestStateThroughSymlink gives a state file that is a symbolic link to a
+// 0600 file in another directory: a decision is written to the target,
+// which keeps its mode, and the link stays a link (issue 23, item 1).
+func TestStateThroughSymlink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	other := t.TempDir()
+	target := filepath.Join(other, "decisions.json")
+	require.NoError(t, os.WriteFile(target, []byte(`{"decisions": []}`), 0o600))
+	link := filepath.Join(t.TempDir(), "decisions.json")
+	require.NoError(t, os.Symlink(target, link))
+	s, err := review.New(results(), review.Options{Token: token, State: link})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, decide(t, s, form("0", "accept", "")).Code)
+	fi, err := os.Lstat(link)
+	require.NoError(t, err)
+	require.Equal(t, os.ModeSymlink, fi.Mode().Type(), "still a link")
+	fi, err = os.Stat(target)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), fi.Mode())
+	require.Len(t, readState(t, target).Decisions, 1)
 }

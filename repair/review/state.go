@@ -97,7 +97,8 @@ func (s *state) set(dead string, x repair.Decision, clear bool) error {
 }
 
 // save writes the decisions file whole (a temporary file renamed over
-// it), or nothing without a path.
+// it, keeping its mode, owner and group; through a symbolic link, its
+// target), or nothing without a path.
 func (s *state) save() error {
 	if s.path == "" {
 		return nil
