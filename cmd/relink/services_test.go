@@ -67,8 +67,23 @@ func TestArchiveRate(t *testing.T) {
 			}
 		})
 	}
+	// A worker keeps the rates in the shared limits, each service at its
+	// own: the archive's transport waits at -archive-rate, the engine's
+	// at -rate.
 	var c liveConfig
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	c.register(fs)
+	require.NoError(t, fs.Parse([]string{"-no-cache", "-search", "marginalia", "-search-url", fake, "-archive", "wayback", "-rate", "1", "-archive-rate", "0.2"}))
+	c.shared = &shared{} // no request is sent: its limits are not reached
+	sv, err := c.dial()
+	require.NoError(t, err)
+	defer sv.close()
+	if tr, ok := sv.arch.wayback.HTTP.Transport.(limitedTransport); !ok || tr.rate != 0.2 {
+		t.Errorf("a worker's archive transport %#v, want the shared limits at -archive-rate 0.2", sv.arch.wayback.HTTP.Transport)
+	}
+
+	c = liveConfig{}
+	fs = flag.NewFlagSet("test", flag.ContinueOnError)
 	c.register(fs)
 	require.NoError(t, fs.Parse([]string{"-archive", "wayback", "-archive-rate", "-1"}))
 	if err := c.check(map[string]bool{"archive-rate": true}); err == nil {
