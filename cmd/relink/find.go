@@ -79,9 +79,11 @@ default method the copies of backlink pages that are gone; with wayback
 the page's historical redirects are printed too. memento needs
 -archive-url, the address of a MemGator server (the Memento Time Travel
 service shut down in 2025); ccindex takes -archive-url for the index
-server and -archive-data-url for the server captures are read from. An
-archive that fails or holds nothing is a note on stderr, and the run goes
-on.
+server and -archive-data-url for the server captures are read from. The
+archive keeps its own rate, -archive-rate (by default the Wayback
+Machine's CDX 0.4 a second, 24 of the 30 a minute it allows), whatever
+the search engine's -rate. An archive that fails or holds nothing is a
+note on stderr, and the run goes on.
 
 Proxies (-proxy URL, -ca FILE): every live request (pages, search,
 archives) goes through the HTTP proxy -proxy names (http for http pages,

@@ -68,7 +68,11 @@ func openDF(ctx context.Context, c dfConfig, view storeView, e *engine) (*dfSetu
 		df, source = view, dfSourceName("store:"+storeLabel(c.storePath), docs)
 	case "search":
 		if e.hitCount == nil {
-			return nil, usagef("-df search: %s reports no hit counts; the engines that do are %s (or use -df store or -df table)", e.name, strings.Join(hitCountEngines, ", "))
+			why := ""
+			if w := noHitCounts[e.name]; w != "" {
+				why = " (" + w + ")"
+			}
+			return nil, usagef("-df search: %s reports no hit counts%s; the engines that do are %s (or use -df store or -df table)", e.name, why, strings.Join(hitCountEngines, ", "))
 		}
 		df, source = e.hitCount.WithDocs(c.docs), dfSourceName(e.source, c.docs)
 	case "table":

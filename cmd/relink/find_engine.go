@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/time/rate"
@@ -26,8 +27,15 @@ var engineNames = []string{"store", "google", "brave", "marginalia", "mojeek", "
 
 // hitCountEngines are the engines whose hit counts -df search turns into
 // document frequencies (besides the store, whose counts are exact).
-// Brave and Marginalia report none.
-var hitCountEngines = []string{"google", "mojeek", "searxng"}
+// Brave and Marginalia report none, and SearXNG no longer does (it
+// dropped number_of_results on 2026-05-25: see noHitCounts).
+var hitCountEngines = []string{"google", "mojeek"}
+
+// noHitCounts says why an engine that once gave hit counts gives none,
+// for the refusal of -df search.
+var noHitCounts = map[string]string{
+	"searxng": "SearXNG dropped number_of_results from its answers on 2026-05-25",
+}
 
 // noOrEngines have no OR operator: their providers refuse a disjunctive
 // query, so -or is refused before any request.
@@ -127,7 +135,7 @@ func newEngine(c engineConfig) (*engine, error) {
 		return nil, usage(fmt.Errorf("-search %s: %w", c.name, err))
 	}
 	e := &engine{name: c.name, client: client, source: source}
-	if h, ok := client.(hitCounter); ok {
+	if h, ok := client.(hitCounter); ok && slices.Contains(hitCountEngines, c.name) {
 		e.hitCount = h.HitCount
 	}
 	return e, nil

@@ -144,8 +144,10 @@ func TestFindErrors(t *testing.T) {
 		{"unknown engine", []string{"-store", db, "-search", "altavista", target}, "store, google, brave, marginalia, mojeek, searxng"},
 		{"unknown df", []string{"-store", db, "-df", "guess", target}, "store, search, table"},
 		{"unknown archive", []string{"-store", db, "-archive", "archive.today", target}, "none, wayback, memento"},
-		{"df search with brave", live("brave", "-key", "k", "-df", "search", target), "google, mojeek, searxng"},
-		{"df search with marginalia", live("marginalia", "-df", "search", target), "google, mojeek, searxng"},
+		{"df search with brave", live("brave", "-key", "k", "-df", "search", target), "the engines that do are google, mojeek ("},
+		{"df search with marginalia", live("marginalia", "-df", "search", target), "the engines that do are google, mojeek ("},
+		// SearXNG dropped number_of_results (2026-05-25): every DF would fail.
+		{"df search with searxng", live("searxng", "-df", "search", target), "-df search: searxng reports no hit counts"},
 		{"archive method without archive", []string{"-store", db, "-method", "archive-ls5", target}, "-archive wayback"},
 		{"zero docs", live("google", "-key", "k", "-cx", "c", "-df", "search", "-docs", "0", target), "bad -docs"},
 		{"negative docs", live("google", "-key", "k", "-cx", "c", "-df", "search", "-docs", "-5", target), "bad -docs"},
@@ -443,7 +445,7 @@ func TestFindLiveEngines(t *testing.T) {
 	}{
 		{engine: "google", args: []string{"-key", "gk-1", "-cx", "cx-1"}, key: "gk-1", hitCounts: true, query: hitsQuery},
 		{engine: "mojeek", args: []string{"-key", "mk-1"}, key: "mk-1", hitCounts: true, query: hitsQuery},
-		{engine: "searxng", hitCounts: true, query: hitsQuery},
+		{engine: "searxng", query: storeQuery}, // SearXNG dropped its hit counts: -df search is refused
 		{engine: "brave", args: []string{"-key", "bk-1"}, key: "bk-1", query: storeQuery},
 		{engine: "marginalia", key: marginalia.PublicKey, query: storeQuery},
 	}
@@ -486,9 +488,6 @@ func TestFindLiveEngines(t *testing.T) {
 			}
 
 			source := tt.engine + "/|D|=4310000000"
-			if tt.engine == "searxng" {
-				source = "searxng@" + strings.TrimPrefix(fake.URL, "http://") + "/|D|=4310000000"
-			}
 			if got.DF.Source != source {
 				t.Errorf("df source %q, want %q", got.DF.Source, source)
 			}
@@ -757,7 +756,7 @@ func fakeWayback(t *testing.T, captures bool, fail bool) *httptest.Server {
 func TestFindArchiveWayback(t *testing.T) {
 	db := buildStore(t)
 	wb := fakeWayback(t, true, false)
-	args := []string{"-store", db, "-method", "archive-ls5", "-keep-missing", "-archive", "wayback", "-archive-url", wb.URL, "-rate", "inf", target}
+	args := []string{"-store", db, "-method", "archive-ls5", "-keep-missing", "-archive", "wayback", "-archive-url", wb.URL, "-rate", "inf", "-archive-rate", "inf", target}
 	got, stderr := runJSON(t, args...)
 
 	// The top five words of the 2019 copy by TF-IDF against the store's
@@ -816,7 +815,7 @@ func TestFindArchiveWithout(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := buildStore(t)
 			wb := fakeWayback(t, false, tt.fail)
-			got, stderr := runJSON(t, "-store", db, "-method", "archive-title", "-archive", "wayback", "-archive-url", wb.URL, "-rate", "inf", target)
+			got, stderr := runJSON(t, "-store", db, "-method", "archive-title", "-archive", "wayback", "-archive-url", wb.URL, "-rate", "inf", "-archive-rate", "inf", target)
 			if got.Archive != nil || len(got.Queries) != 0 || len(got.Candidates) != 0 {
 				t.Errorf("archive %+v, queries %q, candidates %+v; want none", got.Archive, got.Queries, got.Candidates)
 			}
@@ -840,8 +839,8 @@ func TestFindArchiveWithout(t *testing.T) {
 	}
 }
 
-// TestRunArchiveMemento runs the archived title's query with a copy found
-// through the Memento Time Travel service.
+// TestFindArchiveMemento runs the archived title's query with a copy
+// found through a MemGator server's TimeMap.
 func TestFindArchiveMemento(t *testing.T) {
 	archived, err := os.ReadFile("testdata/archive/sourdough-starter-2019.html")
 	if err != nil {
@@ -850,10 +849,10 @@ func TestFindArchiveMemento(t *testing.T) {
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case strings.HasPrefix(r.URL.Path, "/api/json/") && strings.HasSuffix(r.URL.Path, "/"+target):
+		case r.URL.Path == "/timemap/json/"+target: // MemGator's TimeMap
 			w.Header().Set("Content-Type", "application/json")
-			last := map[string]any{"datetime": "2019-05-01T08:30:00Z", "uri": []string{srv.URL + "/web/" + goodCapture + "/" + target}}
-			json.NewEncoder(w).Encode(map[string]any{"original_uri": target, "mementos": map[string]any{"last": last, "closest": last}})
+			last := map[string]any{"datetime": "2019-05-01T08:30:00Z", "uri": srv.URL + "/web/" + goodCapture + "/" + target}
+			json.NewEncoder(w).Encode(map[string]any{"original_uri": target, "mementos": map[string]any{"list": []any{last}, "last": last}})
 		case r.URL.Path == "/web/"+goodCapture+"id_/"+target: // the raw memento
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Write(archived)
@@ -863,7 +862,7 @@ func TestFindArchiveMemento(t *testing.T) {
 	}))
 	defer srv.Close()
 	db := buildStore(t)
-	got, stderr := runJSON(t, "-store", db, "-method", "archive-title", "-keep-missing", "-archive", "memento", "-archive-url", srv.URL, "-allow-private", "-rate", "inf", target)
+	got, stderr := runJSON(t, "-store", db, "-method", "archive-title", "-keep-missing", "-archive", "memento", "-archive-url", srv.URL, "-allow-private", "-rate", "inf", "-archive-rate", "inf", target)
 	const query = "sourdough starter feeding care" // the title, "and" left out
 	if got.Query != query {
 		t.Errorf("query %q, want %q (stderr %q)", got.Query, query, stderr)

@@ -78,7 +78,7 @@ func TestFixRedirect(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			wb, asked := fakeRedirectWayback(t, tc.dead, tc.status, tc.to)
 			got, stderr := fixResults(t, tc.dead+"\n", "-store", db, "-fetch", "web", "-allow-private", "-rate", "inf", "-no-cache",
-				"-archive", "wayback", "-archive-url", wb.URL)
+				"-archive", "wayback", "-archive-url", wb.URL, "-archive-rate", "inf")
 			if len(got) != 1 {
 				t.Fatalf("%d results (stderr %q)", len(got), stderr)
 			}
@@ -126,7 +126,7 @@ func TestFixRedirectCCIndex(t *testing.T) {
 	}))
 	t.Cleanup(cc.Close)
 	got, stderr := fixResults(t, dead+"\n", "-store", db, "-fetch", "web", "-allow-private", "-rate", "inf", "-no-cache",
-		"-archive", "ccindex", "-archive-url", cc.URL, "-archive-data-url", cc.URL)
+		"-archive", "ccindex", "-archive-url", cc.URL, "-archive-data-url", cc.URL, "-archive-rate", "inf")
 	if len(got) != 1 {
 		t.Fatalf("%d results (stderr %q)", len(got), stderr)
 	}

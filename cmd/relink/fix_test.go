@@ -603,7 +603,7 @@ func TestFixURLRules(t *testing.T) {
 func TestFixArchive(t *testing.T) {
 	db := buildFixStore(t, "https://example.org/")
 	wb := fakeWayback(t, true, false)
-	got, _ := fixResults(t, fixMoved+"\n"+fixGone+"\n", "-store", db, "-archive", "wayback", "-archive-url", wb.URL, "-rate", "inf")
+	got, _ := fixResults(t, fixMoved+"\n"+fixGone+"\n", "-store", db, "-archive", "wayback", "-archive-url", wb.URL, "-rate", "inf", "-archive-rate", "inf")
 	if diff := cmp.Diff(fixWant[:2], verdicts(got)); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s", diff)
 	}

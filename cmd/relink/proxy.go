@@ -113,7 +113,10 @@ func (nc netConfig) serviceClient() *http.Client {
 	if nc.roots != nil {
 		t.TLSClientConfig = &tls.Config{RootCAs: nc.roots}
 	}
-	t.ResponseHeaderTimeout = time.Minute
+	// Longer than any client's own bound on an attempt: a MemGator
+	// server answers only when every archive has (up to 60 s each), and
+	// its client gives it 90 s (memento.DefaultTimeout).
+	t.ResponseHeaderTimeout = 2 * time.Minute
 	if nc.wrap != nil {
 		return &http.Client{Transport: nc.wrap(t)}
 	}

@@ -47,7 +47,7 @@ type liveConfig struct {
 	fetch, userAgent                    string
 	proxy, caFile                       string
 	docs                                int64
-	rate                                float64
+	rate, archiveRate                   float64
 	allowPrivate, ignoreRobots          bool
 	// cacheDir is -cache ("" for none), cacheAge -cache-age.
 	cacheDir string
@@ -76,7 +76,8 @@ func (c *liveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.archive, "archive", "none", "web archive of past copies: "+strings.Join(archiveNames, ", "))
 	fs.StringVar(&c.archiveURL, "archive-url", "", "the archive's base `URL`, replacing its own (for ccindex, the index server's)")
 	fs.StringVar(&c.archiveDataURL, "archive-data-url", "", "with -archive ccindex, the `URL` of the server captures are read from, replacing data.commoncrawl.org")
-	fs.Float64Var(&c.rate, "rate", 0, "`requests` per second to each web service (search, archive) and, with -fetch web, to each host; 0 means the service's default (1, the Wayback Machine's CDX 0.4), inf no limit")
+	fs.Float64Var(&c.rate, "rate", 0, "`requests` per second to the search engine (and the wiki) and, with -fetch web, to each host; 0 means the service's default (1), inf no limit")
+	fs.Float64Var(&c.archiveRate, "archive-rate", 0, "`requests` per second to the archive's API; 0 means the archive's default (the Wayback Machine's CDX 0.4: 24 of the 30 a minute it allows; memento and ccindex 1), inf no limit")
 	fs.StringVar(&c.fetch, "fetch", "store", "where pages come from: store (replayed) or web (fetched live)")
 	fs.StringVar(&c.userAgent, "user-agent", web.DefaultUserAgent, "User-Agent for -fetch web, search APIs and archives")
 	fs.BoolVar(&c.allowPrivate, "allow-private", false, "with -fetch web and archives, allow private and loopback addresses")
@@ -125,6 +126,7 @@ func (c *liveConfig) check(set map[string]bool) error {
 		{"df-table", c.dfKind == "table", "-df-table needs -df table"},
 		{"docs", c.dfKind == "search", "-docs is |D| for -df search"},
 		{"archive-url", c.archive != "none", "-archive-url needs -archive wayback, memento or ccindex"},
+		{"archive-rate", c.archive != "none", "-archive-rate needs -archive wayback, memento or ccindex"},
 		{"archive-data-url", c.archive == "ccindex", "-archive-data-url is for -archive ccindex"},
 		{"cache", !c.noCache, "-cache and -no-cache contradict each other"},
 		{"mediawiki-api", slices.Contains(c.backlinksFrom, "mediawiki"), "-mediawiki-api needs -backlinks-from mediawiki"},
@@ -141,6 +143,8 @@ func (c *liveConfig) check(set map[string]bool) error {
 		return usagef("bad -docs %d: want the positive number of pages the engine indexes", c.docs)
 	case c.rate < 0 || math.IsNaN(c.rate):
 		return usagef("bad -rate %v: want 0 (the default), a positive number or inf", c.rate)
+	case c.archiveRate < 0 || math.IsNaN(c.archiveRate):
+		return usagef("bad -archive-rate %v: want 0 (the archive's default), a positive number or inf", c.archiveRate)
 	case c.cacheAge <= 0:
 		return usagef("bad -cache-age %v: want a positive duration, such as 720h", c.cacheAge)
 	}
@@ -212,7 +216,13 @@ func (c *liveConfig) dialContext(ctx context.Context) (*services, error) {
 		}
 		sv.eng = eng
 	}
-	arch, err := newArchive(archiveConfig{name: c.archive, baseURL: c.archiveURL, dataURL: c.archiveDataURL, userAgent: c.userAgent, rate: reqRate, allowPrivate: c.allowPrivate, net: nc})
+	// The archive keeps its own rate (-archive-rate), not the engine's:
+	// -rate 1 would send the Wayback Machine 60 CDX requests a minute.
+	anc := nc
+	if c.shared != nil {
+		anc.wrap = c.shared.transport(c.archiveRate)
+	}
+	arch, err := newArchive(archiveConfig{name: c.archive, baseURL: c.archiveURL, dataURL: c.archiveDataURL, userAgent: c.userAgent, rate: rate.Limit(c.archiveRate), allowPrivate: c.allowPrivate, net: anc})
 	if err != nil {
 		sv.close()
 		return nil, err

@@ -29,7 +29,8 @@ Workers share through the database the live services' answers (pages,
 search answers, document frequencies, the hosts whose made-up paths
 answer an error), for the run's -cache-age, and the rate limits: every
 worker together sends a search engine, an archive or a web host no more
-requests than one relink fix would (-rate, or each service's default),
+requests than one relink fix would (-rate, -archive-rate, or each
+service's default),
 and a 429 answer pauses that service for every worker.
 
 A worker that is stopped gives its dead links back: another worker (or

@@ -236,7 +236,7 @@ func (b *bench) concurrency() int {
 // through the proxy at its real host.
 func (b *bench) liveArgs(proxy, ca string, p *plan) []string {
 	args := []string{"fix", "-in", b.report, "-out", filepath.Join(b.cfg.Dir, "live.jsonl"), "-state", filepath.Join(b.cfg.Dir, "live.state"),
-		"-fetch", "web", "-archive", "wayback", "-proxy", proxy, "-ca", ca, "-rate", "inf", "-concurrency", strconv.Itoa(b.concurrency()),
+		"-fetch", "web", "-archive", "wayback", "-proxy", proxy, "-ca", ca, "-rate", "inf", "-archive-rate", "inf", "-concurrency", strconv.Itoa(b.concurrency()),
 		"-results", strconv.Itoa(b.cfg.Results),
 		// The run's own cache: the killed run's answers serve its rerun,
 		// and nothing of another run (or the user's) is read.

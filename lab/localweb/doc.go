@@ -48,17 +48,25 @@
 //     searchInformation.totalResults (a decimal string). Errors are Google
 //     API error objects: 403 PERMISSION_DENIED without a key, 400
 //     INVALID_ARGUMENT, 429 RESOURCE_EXHAUSTED (reason rateLimitExceeded,
-//     "Queries per minute per user" or "Queries per day"). Words past the
-//     32nd are ignored.
+//     "Queries per minute per user" or "Queries per day", with an
+//     ErrorInfo detail naming the quota_limit, DefaultPerMinutePerUser or
+//     DefaultPerDayPerProject, as recorded). Words past the 32nd are
+//     ignored.
 //   - Mojeek, GET /search (api.mojeek.com): api_key, q, fmt=json, s (1
 //     first), t; response.status, response.head (query, words with their
 //     document counts, start, return, results: the total) and
 //     response.results[] (url, title, desc). A spent daily limit is
 //     status "ERROR: Daily Limit Reached" with HTTP 200.
 //   - Marginalia, GET /search (api2.marginalia-search.com): key in API-Key
-//     ("public" shares one limit), query, count (1 to 100), page (1
-//     first); license, query, page, results[] (url, title, description).
-//     A spent limit is 503, as documented for the public key.
+//     ("public" shares one limit), query, count (1 to 100, default 20),
+//     page (1 first), dc (results of one host at most, 1 to 100, default
+//     2); license, query, page, results[] (url, title, description), and
+//     the headers API-Event-Type (UnderLimit) and
+//     API-Remaining-Daily-Capacity. A spent limit is 429 without
+//     Retry-After, as its API server answers (ApiV2): "QPM Limit
+//     Exceeded" for the minute's, "Daily Limit Exceeded" with
+//     API-Event-Type OverLimitBlock and API-Remaining-Daily-Capacity 0 for
+//     the day's.
 //   - SearXNG, GET or POST {base}/search (searxng.localweb.test): q,
 //     format (json or html; csv and rss are 403, as on an instance without
 //     them), pageno; results[] (url, title, content, engine, score, ...)
@@ -122,7 +130,7 @@
 //
 // The limits above are on by default (DefaultLimits, Options.Limits) and
 // all off with Options.Relaxed. Where a service documents no number
-// (Mojeek's daily limit depends on the plan, Marginalia's and Common
+// (Mojeek's daily limit depends on the plan, Marginalia's a minute and Common
 // Crawl's are unpublished), the package chooses one and says so at the
 // Limits field.
 //

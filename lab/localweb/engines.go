@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/linkrot/relink/lexsig"
 )
 
 // Paths of the search APIs on their hosts.
@@ -231,13 +234,31 @@ func (s *Server) searchFailed(w http.ResponseWriter, err error, bad func(msg str
 
 // --- Google --------------------------------------------------------------
 
-// googleError answers the Google APIs' error object.
-func googleError(w http.ResponseWriter, status int, apiStatus, reason, msg string) {
-	writeJSON(w, status, map[string]any{"error": map[string]any{
+// googleError answers the Google APIs' error object, with details when
+// there are any.
+func googleError(w http.ResponseWriter, status int, apiStatus, reason, msg string, details ...map[string]any) {
+	e := map[string]any{
 		"code": status, "message": msg,
 		"errors": []map[string]any{{"message": msg, "domain": "global", "reason": reason}},
 		"status": apiStatus,
-	}})
+	}
+	if len(details) > 0 {
+		e["details"] = details
+	}
+	writeJSON(w, status, map[string]any{"error": e})
+}
+
+// googleQuota answers a spent quota of the Custom Search JSON API as
+// recorded: 429 RESOURCE_EXHAUSTED naming the limit, with an ErrorInfo
+// naming its quota_limit and a link to ask for more.
+func googleQuota(w http.ResponseWriter, limit, quotaLimit string, value int) {
+	googleError(w, http.StatusTooManyRequests, "RESOURCE_EXHAUSTED", "rateLimitExceeded",
+		"Quota exceeded for quota metric 'Queries' and limit '"+limit+"' of service 'customsearch.googleapis.com' for consumer 'project_number:000000000000'.",
+		map[string]any{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "RATE_LIMIT_EXCEEDED", "domain": "googleapis.com",
+			"metadata": map[string]any{"quota_location": "global", "service": "customsearch.googleapis.com", "consumer": "projects/000000000000",
+				"quota_limit_value": strconv.Itoa(value), "quota_metric": "customsearch.googleapis.com/requests", "quota_limit": quotaLimit}},
+		map[string]any{"@type": "type.googleapis.com/google.rpc.Help",
+			"links": []any{map[string]any{"description": "Request a higher quota limit.", "url": "https://cloud.google.com/docs/quotas/help/request_increase"}}})
 }
 
 // google answers the Custom Search JSON API.
@@ -258,11 +279,11 @@ func (s *Server) google(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if st := s.limits.google.take(key); !st.ok {
-		googleError(w, http.StatusTooManyRequests, "RESOURCE_EXHAUSTED", "rateLimitExceeded", "Quota exceeded for quota metric 'Queries' and limit 'Queries per minute per user' of service 'customsearch.googleapis.com' for consumer 'project_number:000000000000'.")
+		googleQuota(w, "Queries per minute per user", "DefaultPerMinutePerUser", st.limit)
 		return
 	}
 	if st := s.limits.googleDay.take(key); !st.ok {
-		googleError(w, http.StatusTooManyRequests, "RESOURCE_EXHAUSTED", "rateLimitExceeded", "Quota exceeded for quota metric 'Queries' and limit 'Queries per day' of service 'customsearch.googleapis.com' for consumer 'project_number:000000000000'.")
+		googleQuota(w, "Queries per day", "DefaultPerDayPerProject", st.limit)
 		return
 	}
 	// Google reads the first 32 words and ignores the rest.
@@ -413,15 +434,23 @@ func (s *Server) marginalia(w http.ResponseWriter, r *http.Request) {
 	if key == marginaliaPublicKey {
 		lim = s.limits.marginaliaPublic
 	}
+	// The API server checks the minute's limit, then the day's, and
+	// names no wait for either (ApiV2.search).
 	if st := lim.take(key); !st.ok {
-		http.Error(w, "Service Unavailable: rate limit exceeded", http.StatusServiceUnavailable)
+		marginaliaRefusal(w, nil, "QPM Limit Exceeded")
+		return
+	}
+	day := s.limits.marginaliaDay.take(key)
+	if !day.ok {
+		marginaliaRefusal(w, map[string]string{"API-Remaining-Daily-Capacity": "0", "API-Event-Type": "OverLimitBlock"}, "Daily Limit Exceeded")
 		return
 	}
 	v := r.URL.Query()
 	q := v.Get("query")
-	count, ok1 := intParam(v, "count", 10)
+	count, ok1 := intParam(v, "count", 20)
 	page, ok2 := intParam(v, "page", 1)
-	if strings.TrimSpace(q) == "" || !ok1 || !ok2 || page < 1 {
+	perDomain, ok3 := intParam(v, "dc", 2)
+	if strings.TrimSpace(q) == "" || !ok1 || !ok2 || !ok3 || page < 1 {
 		http.Error(w, "Bad Request", http.StatusBadRequest)
 		return
 	}
@@ -431,6 +460,7 @@ func (s *Server) marginalia(w http.ResponseWriter, r *http.Request) {
 		s.searchFailed(w, err, func(string) { http.Error(w, "Bad Request", http.StatusBadRequest) })
 		return
 	}
+	results = perDomainAtMost(results, min(max(perDomain, 1), 100))
 	from := (page - 1) * count
 	hs := s.hits(r.Context(), results, pq, from, from+count)
 	rs := []map[string]any{}
@@ -438,7 +468,42 @@ func (s *Server) marginalia(w http.ResponseWriter, r *http.Request) {
 		rs = append(rs, map[string]any{"url": h.URL, "title": h.Title, "description": h.Snippet,
 			"quality": -h.Score, "format": "HTML5", "details": ""})
 	}
+	remaining := "2147483647" // a key without a daily limit
+	if day.remaining >= 0 {
+		remaining = strconv.Itoa(day.remaining)
+	}
+	w.Header().Set("API-Remaining-Daily-Capacity", remaining)
+	w.Header().Set("API-Event-Type", "UnderLimit")
 	writeJSON(w, http.StatusOK, map[string]any{"license": "CC-BY-NC-SA 4.0", "query": q, "page": page, "results": rs})
+}
+
+// marginaliaRefusal answers a spent limit as Marginalia's API server does:
+// 429, the header given, and a bare text body.
+func marginaliaRefusal(w http.ResponseWriter, header map[string]string, body string) {
+	for k, v := range header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(http.StatusTooManyRequests)
+	io.WriteString(w, body)
+}
+
+// perDomainAtMost keeps, in order, at most n results of each host: what
+// Marginalia's dc parameter asks (2 when left out).
+func perDomainAtMost(results []lexsig.Result, n int) []lexsig.Result {
+	seen := make(map[string]int)
+	out := results[:0:0]
+	for _, r := range results {
+		host := r.URI
+		if u, err := url.Parse(r.URI); err == nil {
+			host = strings.ToLower(u.Hostname())
+		}
+		if seen[host] < n {
+			seen[host]++
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // --- SearXNG -------------------------------------------------------------

@@ -31,11 +31,13 @@ type Limits struct {
 	// ("ERROR: Daily Limit Reached") but not the number, which depends on
 	// the plan: 1,000 here.
 	MojeekDay Window
-	// MarginaliaPublic is the rate all users of the key "public" share,
-	// Marginalia that of any other key. Marginalia documents the 503 and
-	// that the public key "often hits a rate limit", not the numbers: 1 a
-	// second and 10 a second here.
-	MarginaliaPublic, Marginalia Window
+	// MarginaliaPublic is the queries a minute all users of the key
+	// "public" share, Marginalia those of any other key, and
+	// MarginaliaDay the queries a day of each key. Marginalia's API
+	// server counts both per key and answers 429 past either (ApiV2); a
+	// key's minute is set per key in its database and unpublished (60
+	// and 600 a minute here), its day 2,000 (LicenseService).
+	MarginaliaPublic, Marginalia, MarginaliaDay Window
 	// SearXNGBurst, SearXNGLong and SearXNGAPI are the limiter's
 	// sliding windows per client address (searx/botdetection/ip_limit.py:
 	// 15 in 20 s, 150 in 10 min, and 4 API requests, format other than
@@ -66,8 +68,9 @@ func DefaultLimits() Limits {
 		Google:           Window{100, time.Minute},
 		GoogleDay:        Window{100, 24 * time.Hour},
 		MojeekDay:        Window{1000, 24 * time.Hour},
-		MarginaliaPublic: Window{1, time.Second},
-		Marginalia:       Window{10, time.Second},
+		MarginaliaPublic: Window{60, time.Minute},
+		Marginalia:       Window{600, time.Minute},
+		MarginaliaDay:    Window{2000, 24 * time.Hour},
 		SearXNGBurst:     Window{15, 20 * time.Second},
 		SearXNGLong:      Window{150, 10 * time.Minute},
 		SearXNGAPI:       Window{4, time.Hour},
@@ -85,7 +88,7 @@ func (l Limits) withDefaults() Limits {
 		{&l.Brave, &d.Brave}, {&l.BraveMonth, &d.BraveMonth},
 		{&l.Google, &d.Google}, {&l.GoogleDay, &d.GoogleDay},
 		{&l.MojeekDay, &d.MojeekDay},
-		{&l.MarginaliaPublic, &d.MarginaliaPublic}, {&l.Marginalia, &d.Marginalia},
+		{&l.MarginaliaPublic, &d.MarginaliaPublic}, {&l.Marginalia, &d.Marginalia}, {&l.MarginaliaDay, &d.MarginaliaDay},
 		{&l.SearXNGBurst, &d.SearXNGBurst}, {&l.SearXNGLong, &d.SearXNGLong}, {&l.SearXNGAPI, &d.SearXNGAPI},
 		{&l.WaybackCDX, &d.WaybackCDX},
 		{&l.CCIndex, &d.CCIndex}, {&l.CCData, &d.CCData},
@@ -195,6 +198,7 @@ type limits struct {
 	google, googleDay                     *limiter
 	mojeekDay                             *limiter
 	marginaliaPublic, marginalia          *limiter
+	marginaliaDay                         *limiter
 	searxngBurst, searxngLong, searxngAPI *limiter
 	waybackCDX                            *limiter
 	ccIndex, ccData                       *limiter
@@ -208,7 +212,7 @@ func newLimits(l Limits, relaxed bool, now func() time.Time) limits {
 		brave: n(l.Brave), braveMonth: n(l.BraveMonth),
 		google: n(l.Google), googleDay: n(l.GoogleDay),
 		mojeekDay:        n(l.MojeekDay),
-		marginaliaPublic: n(l.MarginaliaPublic), marginalia: n(l.Marginalia),
+		marginaliaPublic: n(l.MarginaliaPublic), marginalia: n(l.Marginalia), marginaliaDay: n(l.MarginaliaDay),
 		searxngBurst: n(l.SearXNGBurst), searxngLong: n(l.SearXNGLong), searxngAPI: n(l.SearXNGAPI),
 		waybackCDX: n(l.WaybackCDX),
 		ccIndex:    n(l.CCIndex), ccData: n(l.CCData),

@@ -42,9 +42,9 @@ func TestRateLimits(t *testing.T) {
 		_, err := es[name].Search(ctx, osQuery, 5)
 		var se *searchapi.StatusError
 		switch name {
-		case "marginalia": // 503, as documented for the public key
-			if !errors.As(err, &se) || se.Status != http.StatusServiceUnavailable {
-				t.Errorf("%s, second request: %v, want a 503", name, err)
+		case "marginalia": // 429 "QPM Limit Exceeded", as its API server answers
+			if !errors.As(err, &se) || se.Status != http.StatusTooManyRequests || !strings.Contains(se.Snippet, "QPM Limit Exceeded") {
+				t.Errorf("%s, second request: %v, want a 429 QPM Limit Exceeded", name, err)
 			}
 		default:
 			if !errors.Is(err, searchapi.ErrRateLimited) {
@@ -117,6 +117,64 @@ func TestBraveRateHeaders(t *testing.T) {
 	resp, b = get(t, srv.URL("brave")+"?q="+strings.Repeat("word+", 60), key)
 	if resp.StatusCode != 422 {
 		t.Errorf("a query of 60 words: %d %s, want 422", resp.StatusCode, b)
+	}
+}
+
+// TestMarginaliaLimits checks Marginalia's answers to its two limits, as
+// its API server writes them (ApiV2.search): a bare 429 "QPM Limit
+// Exceeded" for the minute's, a 429 "Daily Limit Exceeded" with
+// API-Event-Type OverLimitBlock and API-Remaining-Daily-Capacity 0 for the
+// day's, the daily state on every answer served, and no Retry-After; and
+// that relink's client stops at the day's.
+func TestMarginaliaLimits(t *testing.T) {
+	srv := start(t, localweb.Options{Limits: localweb.Limits{
+		Marginalia: localweb.Window{N: 1, Per: time.Minute}, MarginaliaDay: localweb.Window{N: 2, Per: 24 * time.Hour},
+	}})
+	u := srv.URL("marginalia") + "?query=operating+system"
+	key := map[string]string{"API-Key": "k"}
+	resp, _ := get(t, u, key)
+	if resp.StatusCode != 200 || resp.Header.Get("API-Event-Type") != "UnderLimit" || resp.Header.Get("API-Remaining-Daily-Capacity") != "1" {
+		t.Errorf("first answer: %d %v, want 200 UnderLimit with 1 remaining", resp.StatusCode, resp.Header)
+	}
+	resp, b := get(t, u, key)
+	if resp.StatusCode != 429 || string(b) != "QPM Limit Exceeded" || resp.Header.Get("API-Event-Type") != "" || resp.Header.Get("Retry-After") != "" {
+		t.Errorf("second answer in the minute: %d %q %v, want a bare 429 QPM Limit Exceeded", resp.StatusCode, b, resp.Header)
+	}
+
+	day := start(t, localweb.Options{Limits: localweb.Limits{MarginaliaDay: localweb.Window{N: 1, Per: 24 * time.Hour}}})
+	u = day.URL("marginalia") + "?query=operating+system"
+	get(t, u, key)
+	resp, b = get(t, u, key)
+	if resp.StatusCode != 429 || string(b) != "Daily Limit Exceeded" || resp.Header.Get("API-Event-Type") != "OverLimitBlock" ||
+		resp.Header.Get("API-Remaining-Daily-Capacity") != "0" || resp.Header.Get("Retry-After") != "" {
+		t.Errorf("second answer of the day: %d %q %v, want 429 Daily Limit Exceeded, OverLimitBlock", resp.StatusCode, b, resp.Header)
+	}
+	mg, _ := marginalia.New(marginalia.Options{Key: "k", BaseURL: day.URL("marginalia"), Transport: transport})
+	defer mg.CloseIdleConnections()
+	if _, err := mg.Search(context.Background(), osQuery, 5); !errors.Is(err, marginalia.ErrDailyLimit) {
+		t.Errorf("Search past the day's limit: %v, want ErrDailyLimit", err)
+	}
+}
+
+// TestGoogleDailyQuota checks Google's answer to a spent daily quota, as
+// recorded from the Custom Search JSON API: 429 RESOURCE_EXHAUSTED,
+// "Queries per day", an ErrorInfo detail whose quota_limit is
+// DefaultPerDayPerProject; and that relink's client stops at it.
+func TestGoogleDailyQuota(t *testing.T) {
+	srv := start(t, localweb.Options{Limits: localweb.Limits{GoogleDay: localweb.Window{N: 1, Per: 24 * time.Hour}}})
+	u := srv.URL("google") + "?key=k&cx=c&q=operating+system"
+	get(t, u, nil)
+	resp, b := get(t, u, nil)
+	for _, want := range []string{`"status":"RESOURCE_EXHAUSTED"`, "limit 'Queries per day'", `"reason":"rateLimitExceeded"`,
+		`"@type":"type.googleapis.com/google.rpc.ErrorInfo"`, `"quota_limit":"DefaultPerDayPerProject"`} {
+		if resp.StatusCode != 429 || !strings.Contains(string(b), want) {
+			t.Errorf("second request of the day: %d %s, want 429 with %s", resp.StatusCode, b, want)
+		}
+	}
+	g, _ := google.New(google.Options{Key: "k", CX: "c", BaseURL: srv.URL("google"), Transport: transport})
+	defer g.CloseIdleConnections()
+	if _, err := g.Search(context.Background(), osQuery, 5); !errors.Is(err, google.ErrQuotaExceeded) {
+		t.Errorf("Search past the day's quota: %v, want ErrQuotaExceeded", err)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -226,17 +225,11 @@ func TestQuotaSpent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var count atomic.Int32
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				count.Add(1)
-				for k, v := range tt.header {
-					w.Header().Set(k, v)
-				}
-				w.WriteHeader(http.StatusTooManyRequests)
-				fmt.Fprint(w, tt.body)
-			}))
-			defer srv.Close()
-			c := suite.Client(t, srv.URL, 3)
+			h := http.Header{}
+			for k, v := range tt.header {
+				h.Set(k, v)
+			}
+			c, count := suite.Refusing(t, http.StatusTooManyRequests, h, tt.body)
 			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
 			_, err := c.Search(context.Background(), q, 10)
 			if !errors.Is(err, searchapi.ErrRateLimited) || errors.Is(err, brave.ErrQuotaExceeded) != tt.spent || errors.Is(err, searchapi.ErrStopped) != tt.spent {

@@ -5,11 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
-	"strings"
 
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/internal/apiclient"
 	"github.com/linkrot/relink/provider/warc"
 	"github.com/linkrot/relink/provider/web"
 )
@@ -119,7 +118,7 @@ func (c *Client) lastGood(ctx context.Context, uri string) (*filter.Page, error)
 	var best *Capture
 	err := c.eachCrawl(ctx, uri, func(caps []Capture) bool {
 		for i, cp := range caps {
-			if filter.IsSuccess(cp.Status) && (isHTML(cp.MIME) || isHTML(cp.MIMEDetected)) && (best == nil || cp.Time.After(best.Time)) {
+			if filter.IsSuccess(cp.Status) && (apiclient.IsHTML(cp.MIME) || apiclient.IsHTML(cp.MIMEDetected)) && (best == nil || cp.Time.After(best.Time)) {
 				best = &caps[i]
 			}
 		}
@@ -196,13 +195,4 @@ func (c *Client) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 		return nil, &Error{Op: "fetch", URI: uri, Err: err}
 	}
 	return p, nil
-}
-
-// isHTML reports whether a media type of the index is HTML or XHTML.
-func isHTML(mimeType string) bool {
-	mt, _, err := mime.ParseMediaType(mimeType)
-	if err != nil {
-		mt = strings.ToLower(strings.TrimSpace(mimeType))
-	}
-	return mt == "text/html" || mt == "application/xhtml+xml"
 }

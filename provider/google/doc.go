@@ -38,15 +38,23 @@
 //
 // # Errors
 //
-// The errors are searchapi's, the same for every engine: a failed request
-// wraps a *searchapi.Error, and ErrRateLimited (429: the per-minute rate or
-// the day's quota of the key is spent), ErrUnauthorized (401 or 403: a
-// wrong or restricted key, an API not enabled for the project; and
-// Google's 400 "API key not valid"), ErrMalformed (not Google's JSON, or a
-// hit count that is not a number), ErrTimeout, ErrTooLarge or a
-// *searchapi.StatusError (its Snippet quotes Google's reason, such as
-// "rateLimitExceeded"). New fails with ErrMissingEngine, this package's
-// only error, or searchapi.ErrMissingKey.
+// The errors are searchapi's, the same for every engine, and
+// ErrQuotaExceeded: a failed request wraps a *searchapi.Error, and
+// ErrRateLimited (429: the per-minute quota, tried again after a wait, or
+// the day's), ErrUnauthorized (401 or 403: a wrong or restricted key, an
+// API not enabled for the project; and Google's 400 "API key not valid"),
+// ErrMalformed (not Google's JSON, or a hit count that is not a number),
+// ErrTimeout, ErrTooLarge or a *searchapi.StatusError (its Snippet quotes
+// Google's reason, such as "rateLimitExceeded"). New fails with
+// ErrMissingEngine or searchapi.ErrMissingKey.
+//
+// The day's quota spent is a 429 RESOURCE_EXHAUSTED whose message names
+// the limit "Queries per day" (an ErrorInfo detail names its quota_limit,
+// DefaultPerDayPerProject), as recorded from the API; the older form is a
+// 403 dailyLimitExceeded. Either is not tried again: the Client stops for
+// its life, and every later Search and HitCount fails at once with
+// ErrQuotaExceeded, without a request (the quota resets at midnight
+// Pacific Time, which the answer does not say).
 //
 // # What the caller must do
 //

@@ -1,11 +1,13 @@
 package google
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/linkrot/relink/provider/searchapi"
 )
@@ -25,7 +27,63 @@ func engine(cx string) *searchapi.Engine[response] {
 		Paging: searchapi.Paging{By: searchapi.ByStart, Size: MaxNum, Max: MaxResults},
 		Read:   read,
 		Refine: badKey,
+		Final: func(status int, _ http.Header, body []byte) bool {
+			return dailyQuota(status, body)
+		},
+		Stop: func(status int, _ http.Header, body []byte, _ time.Time) (time.Time, error) {
+			if dailyQuota(status, body) {
+				return time.Time{}, ErrQuotaExceeded
+			}
+			return time.Time{}, nil
+		},
 	}
+}
+
+// errorAnswer is the part of a Google API error object a Client reads:
+// {"error": {"code", "message", "errors": [{"message", "domain",
+// "reason"}], "status", "details": [{"@type", "reason", "metadata":
+// {"quota_limit", ...}}]}}.
+type errorAnswer struct {
+	Error struct {
+		Message string `json:"message"`
+		Status  string `json:"status"`
+		Errors  []struct {
+			Reason string `json:"reason"`
+		} `json:"errors"`
+		Details []struct {
+			Metadata struct {
+				QuotaLimit string `json:"quota_limit"`
+			} `json:"metadata"`
+		} `json:"details"`
+	} `json:"error"`
+}
+
+// dailyQuota reports whether an answer says the day's quota is spent (see
+// ErrQuotaExceeded). A quota of a minute ("Queries per minute per user",
+// DefaultPerMinutePerUser) is not: it is tried again.
+func dailyQuota(status int, body []byte) bool {
+	var a errorAnswer
+	if status != http.StatusTooManyRequests && status != http.StatusForbidden || json.Unmarshal(body, &a) != nil {
+		return false
+	}
+	e := a.Error
+	if status == http.StatusForbidden {
+		for _, r := range e.Errors {
+			if r.Reason == "dailyLimitExceeded" {
+				return true
+			}
+		}
+		return false
+	}
+	if strings.Contains(strings.ToLower(e.Message), " per day") {
+		return true
+	}
+	for _, d := range e.Details {
+		if strings.Contains(d.Metadata.QuotaLimit, "PerDay") {
+			return true
+		}
+	}
+	return false
 }
 
 // response is the part of the API's answer (a Search resource) a Client

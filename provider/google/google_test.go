@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/linkrot/relink/lexsig"
@@ -141,4 +142,60 @@ func TestNew(t *testing.T) {
 		t.Errorf("New(no CX) = %v, want ErrMissingEngine", err)
 	}
 	apitest.Printed(t, google.Options{Key: apitest.Key, CX: testCX}, `google.Options{Key: REDACTED, CX: "0123456789abcdef0", BaseURL: ""}`)
+}
+
+// quotaError returns the Custom Search JSON API's answer to a spent quota
+// of the limit named, as recorded from the API (a 429 RESOURCE_EXHAUSTED,
+// reason rateLimitExceeded, with an ErrorInfo detail naming the limit).
+func quotaError(limit, quotaLimit string) string {
+	msg := fmt.Sprintf("Quota exceeded for quota metric 'Queries' and limit '%s' of service 'customsearch.googleapis.com' for consumer 'project_number:385042346764'.", limit)
+	return fmt.Sprintf(`{"error":{"code":429,"message":%q,"errors":[{"message":%q,"domain":"global","reason":"rateLimitExceeded"}],"status":"RESOURCE_EXHAUSTED",`+
+		`"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED","domain":"googleapis.com",`+
+		`"metadata":{"quota_location":"global","service":"customsearch.googleapis.com","quota_limit_value":"100","quota_metric":"customsearch.googleapis.com/requests","quota_limit":%q}}]}}`,
+		msg, msg, quotaLimit)
+}
+
+// TestDailyQuota checks that an answer saying the day's quota is spent is
+// not retried and stops the Client, for Search and HitCount alike: the
+// next call sends nothing and fails with ErrQuotaExceeded. The quota of a
+// minute is waited out and tried again.
+func TestDailyQuota(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   int
+		body     string
+		spent    bool
+		requests int32 // by the first Search
+	}{
+		{"Queries per day, as recorded", 429, quotaError("Queries per day", "DefaultPerDayPerProject"), true, 1},
+		{"the message alone", 429, `{"error":{"code":429,"message":"Quota exceeded for quota metric 'Queries' and limit 'Queries per day' of service 'customsearch.googleapis.com'"}}`, true, 1},
+		{"Site Restricted Queries per day", 429, strings.ReplaceAll(quotaError("Site Restricted Queries per day", "SiteRestrictedPerDayPerProject"), "metric 'Queries'", "metric 'Site Restricted Queries'"), true, 1},
+		{"the older 403 dailyLimitExceeded", 403, `{"error":{"errors":[{"domain":"usageLimits","reason":"dailyLimitExceeded","message":"Daily Limit Exceeded"}],"code":403,"message":"Daily Limit Exceeded"}}`, true, 1},
+		{"Queries per minute per user", 429, quotaError("Queries per minute per user", "DefaultPerMinutePerUser"), false, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, count := suite.Refusing(t, tt.status, http.Header{"Content-Type": {"application/json; charset=UTF-8"}}, tt.body)
+			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
+			_, err := c.Search(context.Background(), q, 10)
+			if errors.Is(err, google.ErrQuotaExceeded) != tt.spent || errors.Is(err, searchapi.ErrStopped) != tt.spent {
+				t.Errorf("Search() = %v, want ErrQuotaExceeded and ErrStopped %v", err, tt.spent)
+			}
+			if n := count.Load(); n != tt.requests {
+				t.Errorf("Search() made %d requests, want %d", n, tt.requests)
+			}
+			if !tt.spent {
+				return
+			}
+			_, err = c.Search(context.Background(), q, 10)
+			if !errors.Is(err, google.ErrQuotaExceeded) || count.Load() != tt.requests {
+				t.Errorf("second Search() = %v after %d requests, want ErrQuotaExceeded and no request", err, count.Load())
+			}
+			_, err = c.HitCount(context.Background(), "x")
+			if !errors.Is(err, google.ErrQuotaExceeded) || count.Load() != tt.requests {
+				t.Errorf("HitCount() = %v after %d requests, want ErrQuotaExceeded and no request", err, count.Load())
+			}
+			apitest.CheckNoKey(t, err)
+		})
+	}
 }

@@ -1,4 +1,4 @@
 package marginalia
 
 // Decode is the engine's decoding, for the fuzz target.
-var Decode = engine.Decode
+var Decode = engine(0, 0).Decode

@@ -1,7 +1,9 @@
 package marginalia
 
 import (
+	"errors"
 	"fmt"
+	"time"
 
 	"golang.org/x/time/rate"
 
@@ -25,22 +27,55 @@ const (
 	// MaxResults is the most results one query yields: the depth the paper
 	// scored (§3.2), since Marginalia documents no limit of its own.
 	MaxResults = 1000
+	// MaxPerDomain is the most results of one domain a page may hold that
+	// Marginalia accepts (the dc parameter, documented as 1 to 100). Left
+	// out, dc is 2, which hides a site's other pages: the ones relink
+	// looks for when a page moved within its site.
+	MaxPerDomain = 100
+	// DefaultPerDomain is the dc a Client sends when Options.PerDomain is
+	// zero: MaxPerDomain.
+	DefaultPerDomain = MaxPerDomain
 	// DefaultRate is the request rate a Client keeps to: one per second.
 	DefaultRate rate.Limit = 1
+	// DefaultRateLimitPause is how long every request of a Client waits
+	// after Marginalia answered that the key's queries a minute are spent
+	// ("QPM Limit Exceeded", a 429 that names no wait): a minute, the
+	// window in which the limit refills.
+	DefaultRateLimitPause = time.Minute
 )
 
+// ErrDailyLimit means Marginalia answered that the key's queries of the
+// day are spent: a 429 "Daily Limit Exceeded", with the header
+// API-Event-Type OverLimitBlock (and API-Remaining-Daily-Capacity 0).
+// Asking again that day only fails again, so the answer is not retried
+// and the Client stops: every later Search fails at once, without a
+// request, for the Client's life (Marginalia names no reset; its API
+// server refills the day's queries at 08:00 UTC). The error also matches
+// searchapi.ErrRateLimited and searchapi.ErrStopped.
+var ErrDailyLimit = errors.New("marginalia: the key's queries of the day are spent")
+
 // Options configures a Client: Key (PublicKey if nothing else), BaseURL,
-// and the Transport of its requests, whose zero fields mean searchapi's
-// defaults.
+// PerDomain, RateLimitPause, and the Transport of its requests, whose zero
+// fields mean searchapi's defaults.
 type Options struct {
 	// Key is the API key, PublicKey for the shared one; required. It is
 	// sent in the KeyHeader header and, unless it is PublicKey, never
 	// appears in errors or printed output, nor goes to another host.
 	Key string
 	// BaseURL replaces DefaultBaseURL, for tests and proxies. Query
-	// parameters in it are kept and sent with every request (dc or nsfw,
-	// say).
+	// parameters in it are kept and sent with every request (nsfw, say),
+	// but for those a Client sets itself (query, count, page, dc).
 	BaseURL string
+	// PerDomain is the most results of one domain a page holds (dc).
+	// Zero or less means DefaultPerDomain; more than MaxPerDomain means
+	// MaxPerDomain, as Marginalia itself reads it.
+	PerDomain int
+	// RateLimitPause is how long every request of the Client waits after
+	// a 429 that is not the day's limit (the minute's queries spent).
+	// Zero or less means DefaultRateLimitPause. A pause longer than the
+	// Transport's MaxWait is not waited: Searches fail at once with
+	// searchapi.ErrRateLimited until it ends.
+	RateLimitPause time.Duration
 	searchapi.Transport
 }
 
@@ -58,5 +93,5 @@ type Client struct{ *searchapi.Client }
 // required (PublicKey is a key anyone may use), o.BaseURL must be empty or
 // an http or https URL.
 func New(o Options) (*Client, error) {
-	return searchapi.New[Client](engine, o.BaseURL, o.Key, o.Transport)
+	return searchapi.New[Client](engine(o.PerDomain, o.RateLimitPause), o.BaseURL, o.Key, o.Transport)
 }

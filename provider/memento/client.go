@@ -27,6 +27,16 @@ const (
 	LocalMemGator = "http://localhost:1208"
 	// DefaultRate is how many requests per second a Client starts: one.
 	DefaultRate rate.Limit = 1
+	// DefaultTimeout bounds one attempt of a request to the service: 90
+	// seconds. MemGator asks every archive at once and answers when the
+	// last has answered or timed out, after up to 60 s for each (its
+	// --restimeout; 30 s for the headers, --hdrtimeout; 5 s to connect):
+	// a shorter timeout cuts an answer on its way and sends the whole
+	// fan-out again.
+	DefaultTimeout = 90 * time.Second
+	// DefaultMaxTries is how many mementos Fetch reads at most, newest
+	// first, looking for one that is a 2xx HTML page.
+	DefaultMaxTries = 10
 )
 
 // Errors of the answers, the same values relink's other web API clients
@@ -170,14 +180,18 @@ type Client struct {
 	Attempts int
 	Backoff  time.Duration
 	// Timeout bounds one attempt, from connecting to the last byte of the
-	// body; zero or less means 30 seconds. The aggregator asks
-	// many archives before it answers, so its answers can take seconds.
+	// body. Zero or less means DefaultTimeout (90 s) for the service,
+	// which asks many archives before it answers and so can take a
+	// minute, and provider/web's default (30 s) for a memento.
 	Timeout time.Duration
 	// MaxBody caps the bytes read of an answer; zero or less means 10 MiB.
 	// An API answer that is longer is an error wrapping ErrTooLarge; a
 	// memento that is longer is cut, and its Page is marked with the header
 	// web.TruncatedHeader.
 	MaxBody int64
+	// MaxTries is how many mementos Fetch reads at most, newest first,
+	// looking for a 2xx HTML one; zero or less means DefaultMaxTries.
+	MaxTries int
 
 	once  sync.Once
 	api   *apiclient.Client
@@ -205,6 +219,10 @@ func (c *Client) client() *apiclient.Client {
 			hc = &h
 		}
 		hc.CheckRedirect = c.checkRedirect
+		timeout := c.Timeout
+		if timeout <= 0 {
+			timeout = DefaultTimeout
+		}
 		c.api = &apiclient.Client{
 			Service:   "memento",
 			HTTP:      hc,
@@ -213,7 +231,7 @@ func (c *Client) client() *apiclient.Client {
 			Burst:     c.Burst,
 			Attempts:  c.Attempts,
 			Backoff:   c.Backoff,
-			Timeout:   c.Timeout,
+			Timeout:   timeout,
 			MaxBody:   c.MaxBody,
 			// Another host is followed only when private addresses are
 			// allowed; the service's answer then says where it went.

@@ -1,13 +1,14 @@
 // Package memento asks a Memento aggregator which web archives hold copies
-// (mementos, RFC 7089) of a URI, across archives, and fetches the last of
-// them, so that a missing page's last archived copy can stand in for it:
-// its title and content feed relink's title and content-signature methods.
+// (mementos, RFC 7089) of a URI, across archives, and fetches the latest
+// of them that shows the page as it was, so that a missing page's last
+// good archived copy can stand in for it: its title and content feed
+// relink's title and content-signature methods.
 //
 //	c := &memento.Client{BaseURL: memento.LocalMemGator}
 //	m, err := c.Last(ctx, "http://example.com/old/page.html")
 //	// m.Time: when; m.URIs: where
 //	page, err := c.Fetch(ctx, "http://example.com/old/page.html")
-//	// page.Body: the last memento, raw where the archive allows it
+//	// page.Body: the latest 2xx HTML memento, raw where the archive allows it
 //
 // # The aggregator
 //
@@ -33,6 +34,20 @@
 // archive holds the URI, and 400 for a malformed request; the first is
 // ErrNoMemento. Datetimes are read as RFC 3339 ("2013-01-15T10:19:13Z"),
 // as MemGator writes them, or as HTTP dates or 14-digit timestamps.
+//
+// MemGator asks every archive it knows at once and answers when the last
+// has answered or timed out: up to 60 seconds each (its --restimeout,
+// with 30 s for the headers, --hdrtimeout). A Client so gives each
+// request of the service DefaultTimeout, 90 s, rather than cut the answer
+// short and send the whole fan-out again.
+//
+// # The latest good memento
+//
+// A TimeMap names no statuses, and the memento an aggregator names last
+// is, for a page that died, usually the archived 404 (archives go on
+// capturing a dead URI). Fetch so reads the TimeMap and fetches its
+// mementos newest first, at most MaxTries, until one is a 2xx HTML page;
+// a memento dated in the future (an archive's error) is skipped.
 //
 // # Raw mementos
 //

@@ -16,8 +16,8 @@ import (
 )
 
 // service stands in for a MemGator server and a Wayback archive in the
-// examples: a JSON answer in the documented format for one URI, 404 for
-// others, and the raw memento.
+// examples: JSON answers in the documented formats (the mementos around a
+// datetime, the TimeMap) for one URI, 404 for others, and the raw memento.
 func service() *httptest.Server {
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -31,7 +31,13 @@ func service() *httptest.Server {
 					"closest": {"datetime": "2009-05-12T08:00:00Z", "uri": %q}},
 				"timegate_uri": "https://timetravel.example/timegate/http://example.com/tutorial.html"}`,
 				srv.URL+"/web/20061104101010/http://example.com/tutorial.html", urim, urim)
-		case strings.HasPrefix(r.URL.Path, "/api/json/"):
+		case r.URL.Path == "/timemap/json/http://example.com/tutorial.html":
+			fmt.Fprintf(w, `{"original_uri": "http://example.com/tutorial.html",
+				"mementos": {"list": [
+					{"datetime": "2006-11-04T10:10:10Z", "uri": %q},
+					{"datetime": "2009-05-12T08:00:00Z", "uri": %q}]}}`,
+				srv.URL+"/web/20061104101010/http://example.com/tutorial.html", srv.URL+"/web/20090512080000/http://example.com/tutorial.html")
+		case strings.HasPrefix(r.URL.Path, "/api/json/"), strings.HasPrefix(r.URL.Path, "/timemap/json/"):
 			http.NotFound(w, r)
 		case r.URL.Path == "/web/20090512080000id_/http://example.com/tutorial.html":
 			w.Header().Set("Content-Type", "text/html")

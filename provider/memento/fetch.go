@@ -5,10 +5,12 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/internal/apiclient"
 )
 
 // Headers a Page of a memento carries besides those the archive sent.
@@ -74,28 +76,37 @@ func RawURI(urim string) string {
 	return urim
 }
 
-// Fetch returns the last memento of uri (see Last) as a Page, so that a
-// Client can stand in for the live web as a filter.Fetcher. The memento's
-// URIs are tried in the service's order, each in its raw form (RawURI), until
-// one answers 2xx; when none does, the last answer is the Page. The Page's
-// URI is the original URI, its Status, Header and Body those of the
-// archive's answer, and its Header also holds MementoDatetimeHeader and
-// ContentLocationHeader, replacing any the archive sent; a body longer than
-// MaxBody is cut and marked with web.TruncatedHeader. A 429 or 5xx answer
-// without a Memento-Datetime header is the archive failing, not a memento,
-// and the next URI is tried; one with the header is an archived error page
-// and is a Page like any other.
+// Fetch returns the latest memento of uri that is a 2xx HTML page, as a
+// Page, so that a Client can stand in for the live web as a
+// filter.Fetcher. It reads the URI's TimeMap (one request of the
+// service, see TimeMap) and fetches its mementos newest first, each in
+// its raw form (RawURI), until one answers 2xx with an HTML media type (or
+// none named and a body that sniffs as HTML), at most MaxTries of them. A
+// memento dated in the future is skipped unfetched: an archive's date is
+// wrong, not the page's. The memento the service names last is not
+// enough: for a page that died it is usually the archived 404, and the
+// page as it was comes before it.
+//
+// The Page's URI is the original URI, its Status, Header and Body those
+// of the archive's answer, and its Header also holds
+// MementoDatetimeHeader and ContentLocationHeader, replacing any the
+// archive sent; a body longer than MaxBody is cut and marked with
+// web.TruncatedHeader. When no memento read is a 2xx HTML page, the Page
+// is the newest answer read (the archived 404, say). A 429 or 5xx answer
+// without a Memento-Datetime header is the archive failing, not a
+// memento, and the next memento is tried; one with the header is an
+// archived error page and is a Page like any other.
 //
 // Every URI-M is fetched with Pages, by default a fetcher that refuses
 // private and loopback addresses unless AllowPrivate is set (see Pages):
 // the URI-Ms are the service's answer, and an answer naming an internal
 // address fails with an error wrapping ErrPrivateAddress.
 //
-// A URI no archive holds is a Page with status 404 Not Found and an empty
-// body, as a web server answers for a page it does not have. An error means
-// no answer at all: the service or every archive failed (the error of the
-// last, a *StatusError for an archive's own 429 or 5xx), or uri is not
-// http(s).
+// A URI no archive holds, or only with dates in the future, is a Page
+// with status 404 Not Found and an empty body, as a web server answers
+// for a page it does not have. An error means no answer at all: the
+// service or every memento tried failed (the error of the last, a
+// *StatusError for an archive's own 429 or 5xx), or uri is not http(s).
 func (c *Client) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	p, err := c.fetch(ctx, uri)
 	if errors.Is(err, ErrNoMemento) {
@@ -109,50 +120,96 @@ func (c *Client) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 
 // fetch is Fetch without the 404 Page and the *Error.
 func (c *Client) fetch(ctx context.Context, uri string) (*filter.Page, error) {
-	ms, err := c.lookup(ctx, uri, time.Time{})
+	uri, err := checkURI(uri)
 	if err != nil {
 		return nil, err
 	}
-	m := ms.Last
-	if m == nil {
-		m = ms.Closest
+	ms, err := c.timeMap(ctx, uri)
+	if err != nil {
+		return nil, err
 	}
-	if m == nil {
-		return nil, ErrNoMemento
-	}
+	// Newest first; mementos of one datetime keep the service's order.
+	slices.SortStableFunc(ms, func(a, b Memento) int { return b.Time.Compare(a.Time) })
+	now := time.Now()
 	var (
-		last    *filter.Page
+		newest  *filter.Page
 		lastErr error
+		tries   int
 	)
-	for _, urim := range m.URIs {
-		raw := RawURI(urim)
-		p, err := c.get(ctx, raw)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			lastErr = err
+	for _, m := range ms {
+		if m.Time.After(now) {
 			continue
 		}
-		h := p.Header.Clone()
-		if h == nil {
-			h = http.Header{}
-		}
-		h.Set(MementoDatetimeHeader, m.Time.UTC().Format(http.TimeFormat))
-		loc := p.URI // after any redirect
-		if loc == "" {
-			loc = raw
-		}
-		h.Set(ContentLocationHeader, loc)
-		last = &filter.Page{URI: ms.Original, Status: p.Status, Header: h, Body: p.Body}
-		if filter.IsSuccess(p.Status) {
-			break
+		for _, urim := range m.URIs {
+			if tries == c.maxTries() {
+				break
+			}
+			tries++
+			p, err := c.read(ctx, uri, m.Time, urim)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, err
+				}
+				lastErr = err
+				continue
+			}
+			if isGood(p) {
+				return p, nil
+			}
+			if newest == nil {
+				newest = p
+			}
 		}
 	}
-	if last == nil {
+	switch {
+	case newest != nil:
+		return newest, nil
+	case lastErr != nil:
 		return nil, lastErr
 	}
-	return last, nil
+	return nil, ErrNoMemento // every memento dated in the future
+}
+
+// read fetches the memento of uri at urim, archived at t, in its raw form,
+// as the Page Fetch returns.
+func (c *Client) read(ctx context.Context, uri string, t time.Time, urim string) (*filter.Page, error) {
+	raw := RawURI(urim)
+	p, err := c.get(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	h := p.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Set(MementoDatetimeHeader, t.UTC().Format(http.TimeFormat))
+	loc := p.URI // after any redirect
+	if loc == "" {
+		loc = raw
+	}
+	h.Set(ContentLocationHeader, loc)
+	return &filter.Page{URI: uri, Status: p.Status, Header: h, Body: p.Body}, nil
+}
+
+// isGood reports whether a memento is the page as it was: a 2xx answer
+// whose media type is HTML or XHTML, or, without a Content-Type, whose
+// body sniffs as HTML.
+func isGood(p *filter.Page) bool {
+	if !filter.IsSuccess(p.Status) {
+		return false
+	}
+	if ct := p.Header.Get("Content-Type"); ct != "" {
+		return apiclient.IsHTML(ct)
+	}
+	return apiclient.IsHTML(http.DetectContentType(p.Body))
+}
+
+// maxTries returns MaxTries or its default.
+func (c *Client) maxTries() int {
+	if c.MaxTries <= 0 {
+		return DefaultMaxTries
+	}
+	return c.MaxTries
 }
 
 // get fetches a memento with Pages, or with the Client's own guarded

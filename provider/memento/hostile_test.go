@@ -38,18 +38,22 @@ func newCounted(t *testing.T, handle http.HandlerFunc) *counted {
 	return c
 }
 
-// timeTravel answers every lookup with one memento at urim, as the Time
-// Travel service's JSON API writes it.
-func timeTravel(urim func() string) http.HandlerFunc {
+// oneMemento answers every lookup and TimeMap with one memento at urim,
+// as the Time Travel service's JSON API and MemGator's JSON TimeMap write
+// them.
+func oneMemento(urim func() string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if !strings.Contains(r.URL.Path, "/api/json/") {
-			http.NotFound(w, r)
-			return
-		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"original_uri": %q, "mementos": {
-			"last": {"datetime": "2011-06-30T12:00:00Z", "uri": [%q]},
-			"closest": {"datetime": "2011-06-30T12:00:00Z", "uri": [%q]}}}`, page, urim(), urim())
+		switch {
+		case strings.Contains(r.URL.Path, "/api/json/"):
+			fmt.Fprintf(w, `{"original_uri": %q, "mementos": {
+				"last": {"datetime": "2011-06-30T12:00:00Z", "uri": [%q]},
+				"closest": {"datetime": "2011-06-30T12:00:00Z", "uri": [%q]}}}`, page, urim(), urim())
+		case strings.Contains(r.URL.Path, "/timemap/json/"):
+			fmt.Fprintf(w, `{"original_uri": %q, "mementos": {"list": [{"datetime": "2011-06-30T12:00:00Z", "uri": %q}]}}`, page, urim())
+		default:
+			http.NotFound(w, r)
+		}
 	}
 }
 
@@ -61,7 +65,7 @@ func internalPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // TestPrivateMementoRefused is the regression test of issue 12, item 2:
-// a Time Travel answer naming an internal (loopback) address made the
+// a service's answer naming an internal (loopback) address made the
 // Client fetch it, so that its title became a query for a search engine.
 // The service is on loopback too, as in every test: BaseURL is the
 // caller's choice and is not checked, while the URI-Ms of its answer are.
@@ -77,7 +81,7 @@ func TestPrivateMementoRefused(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			internal := newCounted(t, internalPage)
-			service := newCounted(t, timeTravel(func() string { return internal.URL + "/admin" }))
+			service := newCounted(t, oneMemento(func() string { return internal.URL + "/admin" }))
 			c := &memento.Client{BaseURL: service.URL, Rate: rate.Inf, Backoff: time.Millisecond, AllowPrivate: tc.allowPrivate}
 
 			p, err := c.Fetch(context.Background(), page)
@@ -112,10 +116,10 @@ func TestServiceRedirect(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			other := newCounted(t, timeTravel(func() string { return "http://archive.example/web/20110630120000/" + page }))
+			other := newCounted(t, oneMemento(func() string { return "http://archive.example/web/20110630120000/" + page }))
 			service := newCounted(t, func(w http.ResponseWriter, r *http.Request) {
 				if strings.HasPrefix(r.URL.Path, "/moved/") {
-					timeTravel(func() string { return "http://archive.example/web/20110630120000/" + page })(w, r)
+					oneMemento(func() string { return "http://archive.example/web/20110630120000/" + page })(w, r)
 					return
 				}
 				to := strings.Replace(other.URL, "127.0.0.1", "localhost", 1) + r.URL.Path
@@ -238,7 +242,7 @@ func TestHostileArchive(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var archive *counted
 			archive = newCounted(t, tc.archive(func() string { return archive.URL }))
-			service := newCounted(t, timeTravel(func() string { return archive.URL + "/web/20110630120000/" + page }))
+			service := newCounted(t, oneMemento(func() string { return archive.URL + "/web/20110630120000/" + page }))
 			c := &memento.Client{
 				BaseURL: service.URL, Rate: rate.Inf, Backoff: time.Millisecond, Attempts: 2,
 				Timeout: 200 * time.Millisecond, MaxBody: maxBody, AllowPrivate: true,

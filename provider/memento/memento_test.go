@@ -321,12 +321,12 @@ func TestRetries(t *testing.T) {
 	})
 }
 
-// TestFetch checks fetching the last memento: its URIs are tried in order,
-// raw, until one answers 2xx.
+// TestFetch checks fetching the latest memento: the mementos of its
+// datetime are tried in the TimeMap's order, raw, until one answers 2xx.
 func TestFetch(t *testing.T) {
 	const body = "<html><title>Lexical Signatures</title><p>archived in 2011</p></html>"
 	f := &fakeService{
-		answers: map[string]string{page: "timetravel.json"},
+		timemaps: map[string]string{page: "memgator-timemap-2011.json"},
 		replies: map[string]reply{
 			// The first archive fails, the second has the raw memento.
 			"/other/wayback/20110630120000id_/" + page: {status: 503, body: "down"},
@@ -348,26 +348,20 @@ func TestFetch(t *testing.T) {
 	if got, want := p.Header.Get(memento.ContentLocationHeader), f.url+"/web/20110630120000id_/"+page; got != want {
 		t.Errorf("Content-Location = %q, want %q", got, want)
 	}
-	var fetched []string
-	for _, r := range f.seen() {
-		if !strings.HasPrefix(r, "/api/") {
-			fetched = append(fetched, r)
-		}
-	}
 	want := []string{"/other/wayback/20110630120000id_/" + page, "/other/wayback/20110630120000id_/" + page, "/web/20110630120000id_/" + page}
-	if diff := cmp.Diff(want, fetched); diff != "" {
+	if diff := cmp.Diff(want, fetched(f)); diff != "" {
 		t.Errorf("mementos fetched (-want +got):\n%s", diff)
 	}
 }
 
-// TestFetchNoSuccess checks that when no archive answers 2xx, the last
+// TestFetchNoSuccess checks that when no archive answers 2xx, the newest
 // answer is the Page, and a cut body is marked.
 func TestFetchNoSuccess(t *testing.T) {
 	f := &fakeService{
-		answers: map[string]string{page: "timetravel.json"},
+		timemaps: map[string]string{page: "memgator-timemap-2011.json"},
 		replies: map[string]reply{
-			"/other/wayback/20110630120000id_/" + page: {status: 403, body: "excluded"},
-			"/web/20110630120000id_/" + page:           {status: 451, body: strings.Repeat("unavailable ", 1000)},
+			"/other/wayback/20110630120000id_/" + page: {status: 451, body: strings.Repeat("unavailable ", 1000)},
+			"/web/20110630120000id_/" + page:           {status: 403, body: "excluded"},
 		},
 	}
 	c := newClient(t, f)
@@ -383,7 +377,7 @@ func TestFetchNoSuccess(t *testing.T) {
 
 // TestFetchPages checks that Pages, when set, fetches the mementos.
 func TestFetchPages(t *testing.T) {
-	f := &fakeService{answers: map[string]string{page: "timetravel.json"}}
+	f := &fakeService{timemaps: map[string]string{page: "memgator-timemap-2011.json"}}
 	c := newClient(t, f)
 	var asked []string
 	c.Pages = filter.FetcherFunc(func(ctx context.Context, uri string) (*filter.Page, error) {

@@ -95,6 +95,7 @@ func newClient[R any](e *Engine[R], baseURL, key string, t Transport) (*Client, 
 	api := t.client()
 	api.Service = e.Service
 	api.Wait = e.Wait
+	api.RateLimitPause = e.RateLimitPause
 	if e.Final != nil {
 		api.Final = func(r *apiclient.Response) bool { return e.Final(r.Status, r.Header, r.Body) }
 	}

@@ -93,6 +93,15 @@ type Engine[R any] struct {
 	// returns (the zero time: for the Client's life). Nil means no answer
 	// stops the Client.
 	Stop func(status int, h http.Header, body []byte, now time.Time) (until time.Time, why error)
+	// RateLimitPause, when positive, makes a 429 answer that is neither
+	// final nor stopping pause every request of the Client, not only the
+	// one that got it, for that long, or for the wait the answer asks
+	// when that is longer (a pause longer than Transport.MaxWait is not
+	// waited: requests fail at once with ErrRateLimited until it ends).
+	// It is for a limit counted per key over a window that the service
+	// names no wait for (Marginalia's queries a minute). Zero means the
+	// request that got the 429 alone waits, as for a 5xx answer.
+	RateLimitPause time.Duration
 	// Wait reads how long a 429 or 5xx answer asks to wait before the next
 	// attempt (a wait longer than Transport.MaxWait makes the answer
 	// final); ok is false when the header says nothing. Nil means the

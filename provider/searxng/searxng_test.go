@@ -173,18 +173,11 @@ func TestLimiter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var count atomic.Int32
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				count.Add(1)
-				for k, v := range tt.header {
-					w.Header()[k] = v
-				}
-				w.Header().Set("Content-Type", "text/html; charset=utf-8")
-				w.WriteHeader(http.StatusTooManyRequests)
-				fmt.Fprint(w, tt.body)
-			}))
-			defer srv.Close()
-			c := suite.Client(t, srv.URL, 3)
+			h := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+			for k, v := range tt.header {
+				h[k] = v
+			}
+			c, count := suite.Refusing(t, http.StatusTooManyRequests, h, tt.body)
 			q := lexsig.NewQuery([]string{"x"}, lexsig.Conjunctive)
 			_, err := c.Search(context.Background(), q, 10)
 			if !errors.Is(err, searchapi.ErrRateLimited) || errors.Is(err, searxng.ErrLimiter) != tt.limiter || errors.Is(err, searchapi.ErrStopped) != tt.limiter {

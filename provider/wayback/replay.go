@@ -3,7 +3,6 @@ package wayback
 import (
 	"context"
 	"errors"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -60,7 +59,7 @@ func (c *Client) lastGood(ctx context.Context, uri string) (*filter.Page, error)
 	}
 	var best *Capture
 	for i, cp := range caps { // the server filtered; check, and take the latest
-		if filter.IsSuccess(cp.Status) && isHTML(cp.MIMEType) && (best == nil || cp.Time.After(best.Time)) {
+		if filter.IsSuccess(cp.Status) && apiclient.IsHTML(cp.MIMEType) && (best == nil || cp.Time.After(best.Time)) {
 			best = &caps[i]
 		}
 	}
@@ -283,13 +282,4 @@ func key(uri string) string {
 		path += "?" + u.RawQuery
 	}
 	return scheme + "://" + host + path
-}
-
-// isHTML reports whether a CDX media type is HTML or XHTML.
-func isHTML(mimeType string) bool {
-	mt, _, err := mime.ParseMediaType(mimeType)
-	if err != nil {
-		mt = strings.ToLower(strings.TrimSpace(mimeType))
-	}
-	return mt == "text/html" || mt == "application/xhtml+xml"
 }

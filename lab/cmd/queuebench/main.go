@@ -351,7 +351,7 @@ func serveLocalWeb(o *options) (stop func(), err error) {
 	if err := os.WriteFile(ca, srv.CA().CertPEM(), 0o644); err != nil {
 		return nil, err
 	}
-	o.liveArgs = []string{"-fetch", "web", "-search", "marginalia", "-archive", "wayback", "-proxy", srv.ProxyURL().String(), "-ca", ca, "-rate", "inf"}
+	o.liveArgs = []string{"-fetch", "web", "-search", "marginalia", "-archive", "wayback", "-proxy", srv.ProxyURL().String(), "-ca", ca, "-rate", "inf", "-archive-rate", "inf"}
 	return func() { srv.Close(); web.Close(); archive.Close() }, nil
 }
 

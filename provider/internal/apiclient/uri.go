@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"fmt"
+	"mime"
 	"net/url"
 	"strings"
 )
@@ -22,4 +23,15 @@ func WebURI(uri string, bad error) (string, error) {
 		uri = uri[:i]
 	}
 	return uri, nil
+}
+
+// IsHTML reports whether a media type (a Content-Type, or an archive
+// index's mime field) is HTML or XHTML, whatever its parameters and case:
+// the pages the archive clients look for among a URI's captures.
+func IsHTML(mediaType string) bool {
+	mt, _, err := mime.ParseMediaType(mediaType)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(mediaType))
+	}
+	return mt == "text/html" || mt == "application/xhtml+xml"
 }

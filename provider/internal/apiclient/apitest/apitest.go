@@ -95,6 +95,25 @@ func (s Suite[C]) Client(t testing.TB, baseURL string, attempts int) C {
 	return s.client(t, NewConfig(baseURL, attempts, time.Second))
 }
 
+// Refusing starts a fake that answers every request with status, header
+// and body (a service's refusal: a quota spent, a limiter), closed when t
+// ends, and returns the client under test for it, with three attempts,
+// and the count of the requests the fake got.
+func (s Suite[C]) Refusing(t testing.TB, status int, header http.Header, body string) (C, *atomic.Int32) {
+	t.Helper()
+	count := new(atomic.Int32)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		count.Add(1)
+		for k, v := range header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(status)
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return s.Client(t, srv.URL, 3), count
+}
+
 func (s Suite[C]) client(t testing.TB, cfg Config) C {
 	t.Helper()
 	c, err := s.New(cfg)
