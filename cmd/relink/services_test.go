@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"io"
 	"math"
@@ -97,7 +98,7 @@ func TestArchiveRate(t *testing.T) {
 // when every archive has answered, up to 60 s each, and a header timeout
 // of a minute cut its slowest answers.
 func TestServiceClientOutlastsMemGator(t *testing.T) {
-	nc, err := newNetConfig("http://127.0.0.1:1", "")
+	nc, err := newNetConfig(context.Background(), "http://127.0.0.1:1", "")
 	require.NoError(t, err)
 	tr, ok := nc.serviceClient().Transport.(*http.Transport)
 	require.True(t, ok)
