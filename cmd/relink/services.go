@@ -36,6 +36,9 @@ func defaultCacheDir() string {
 	return filepath.Join(dir, "relink", "live")
 }
 
+// defaultCacheMax is -cache-max unless the command line says otherwise.
+const defaultCacheMax byteSize = 2 << 30
+
 // liveConfig is what the command line says about the services that stand
 // in for the web: where pages are fetched, which engine searches, where
 // document frequencies and archived copies come from. find and fix share
@@ -50,8 +53,10 @@ type liveConfig struct {
 	rate                                float64
 	allowPrivate, ignoreRobots          bool
 	// cacheDir is -cache ("" for none), cacheAge -cache-age.
+	// cacheMax is -cache-max: the bound on the directory's size.
 	cacheDir string
 	cacheAge time.Duration
+	cacheMax byteSize
 	noCache  bool
 	// backlinksFrom is -backlinks-from; empty means the store's, when
 	// there is a store.
@@ -85,6 +90,8 @@ func (c *liveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.caFile, "ca", "", "trust the certificate authorities of PEM `FILE` besides the system's, for every live request (an intercepting proxy's CA)")
 	fs.StringVar(&c.cacheDir, "cache", defaultCacheDir(), "keep the live services' answers in `DIR`, shared by runs (\"\" for none)")
 	fs.DurationVar(&c.cacheAge, "cache-age", cache.DefaultMaxAge, "use answers kept in -cache for this long")
+	c.cacheMax = defaultCacheMax
+	fs.Var(&c.cacheMax, "cache-max", "the most `bytes` -cache keeps (2GiB, 500MB, ...; 0 for no bound): on start, answers older than -cache-age are removed, then the oldest until the rest fit")
 	fs.BoolVar(&c.noCache, "no-cache", false, "keep no answers (as -cache \"\")")
 	fs.Var(&c.backlinksFrom, "backlinks-from", "where backlinks come from, a `list` of "+strings.Join(backlinkSources, ", ")+" (default: the store, when there is one)")
 	fs.StringVar(&c.mediawikiAPI, "mediawiki-api", mediawiki.Wikipedia, "with -backlinks-from mediawiki, the wiki's api.php `URL`")
@@ -199,7 +206,16 @@ func (c *liveConfig) dial() (*services, error) {
 	case c.cacheOn() && c.shared != nil:
 		sv.cache = c.shared.queue.Records(c.cacheAge)
 	case c.cacheOn():
-		sv.cache = cache.New(c.cacheDir, c.cacheAge)
+		// A directory another user can write is refused: a record
+		// planted there would be an answer.
+		d, err := cache.Open(c.cacheDir, c.cacheAge)
+		if err != nil {
+			return nil, fmt.Errorf("-cache: %w", err)
+		}
+		if _, err := d.Prune(int64(c.cacheMax)); err != nil {
+			return nil, fmt.Errorf("-cache-max: %w", err)
+		}
+		sv.cache = d
 	}
 	if c.search != "store" {
 		eng, err := newEngine(engineConfig{name: c.search, baseURL: c.searchURL, key: c.key, cx: c.cx, userAgent: c.userAgent, rate: reqRate, net: nc})

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/cache"
+	"github.com/linkrot/relink/repair"
+)
+
+// plantMoved writes into the cache directory dir what a hostile user
+// with write access to it would: the live page of dead, "fetched" with
+// the command line live, answering 200 from a javascript: URI, and a
+// verdict for its host that made-up paths answer 404 (so the soft-404
+// check asks nothing).
+func plantMoved(t *testing.T, dir string, live *liveConfig, dead string) {
+	t.Helper()
+	d := cache.New(dir, 0)
+	planted := filter.FetcherFunc(func(_ context.Context, uri string) (*filter.Page, error) {
+		if uri == dead {
+			return &filter.Page{URI: "javascript:alert(document.cookie)//", Status: 200,
+				Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("<title>Sourdough</title><p>words</p>")}, nil
+		}
+		return &filter.Page{URI: uri, Status: 404}, nil
+	})
+	_, err := (&cache.Fetcher{Dir: d, Name: live.webName(), Fetcher: planted}).Fetch(context.Background(), dead)
+	require.NoError(t, err)
+	probe, _, err := filter.ProbeURIs(dead, "x")
+	require.NoError(t, err)
+	_, err = (&cache.Probes{Dir: d, Name: live.webName(), Fetcher: planted}).Fetch(context.Background(), probe)
+	require.NoError(t, err)
+}
+
+// deadSite serves 404 for every path and counts the requests.
+func deadSite(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+// TestFixUnsafeCache: a -cache directory that another user can write
+// (mode 0777, or another owner) is refused with one line that names it and
+// says what to do, before any request; a record planted there would
+// otherwise make fix answer moved to a javascript: URI with no request
+// (issue 23, item 4).
+func TestFixUnsafeCache(t *testing.T) {
+	srv, requests := deadSite(t)
+	dead := srv.URL + "/guides/sourdough-starter.html"
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+	}{
+		{"world-writable", func(t *testing.T, dir string) { require.NoError(t, os.Chmod(dir, 0o777)) }},
+		{"owned by another user", func(t *testing.T, dir string) {
+			if os.Getuid() != 0 {
+				t.Skip("only root can give a directory to another user")
+			}
+			require.NoError(t, os.Chown(dir, 65534, 65534))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "cache")
+			require.NoError(t, os.Mkdir(dir, 0o700))
+			plantMoved(t, dir, &liveConfig{allowPrivate: true}, dead)
+			tc.setup(t, dir)
+			before := requests.Load()
+			r := runIn(t, dead+"\n", "fix", "-fetch", "web", "-allow-private", "-backlinks-from", "mediawiki",
+				"-mediawiki-api", srv.URL+"/api.php", "-search", "searxng", "-search-url", srv.URL, "-df", "search", "-cache", dir)
+			if r.code != exitFailure || !strings.Contains(r.stderr, dir) || !strings.Contains(r.stderr, "chmod 700") {
+				t.Errorf("exit %d, stderr %q; want 1 and one line naming %s and what to do", r.code, r.stderr, dir)
+			}
+			checkOneLine(t, r.stderr)
+			if strings.Contains(r.stdout, "javascript:") {
+				t.Errorf("the planted answer was used: %s", r.stdout)
+			}
+			if n := requests.Load() - before; n != 0 {
+				t.Errorf("%d requests sent, want none: the cache is refused first", n)
+			}
+		})
+	}
+}
+
+// TestFixCachedMovedNotWeb: a record in a cache of one's own whose page
+// came from a URI that is not http(s) is never used: the page is fetched
+// again (issue 23, item 4).
+func TestFixCachedMovedNotWeb(t *testing.T) {
+	srv, requests := deadSite(t)
+	dead := srv.URL + "/guides/sourdough-starter.html"
+	dir := filepath.Join(t.TempDir(), "cache")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	plantMoved(t, dir, &liveConfig{allowPrivate: true}, dead)
+	got, _ := fixResults(t, dead+"\n", "-fetch", "web", "-allow-private", "-backlinks-from", "mediawiki",
+		"-mediawiki-api", srv.URL+"/api.php", "-search", "searxng", "-search-url", srv.URL, "-df", "search", "-cache", dir, "-rate", "inf")
+	require.Len(t, got, 1)
+	if got[0].Verdict == repair.Moved || got[0].Verdict == repair.Alive || strings.Contains(got[0].URI, "javascript:") {
+		t.Errorf("result %+v, want no moved answer: the record is not the live page's", got[0])
+	}
+	if requests.Load() == 0 {
+		t.Error("no request sent: the planted record was used")
+	}
+}
+
+// TestFixCacheMax: on start, fix removes the cache's records older than
+// -cache-age, then the oldest until the rest fit in -cache-max; a file
+// that is no record stays.
+func TestFixCacheMax(t *testing.T) {
+	db := buildFixStore(t, "https://example.org/")
+	dir := filepath.Join(t.TempDir(), "cache")
+	d, err := cache.Open(dir, 0)
+	require.NoError(t, err)
+	value := make([]byte, 4000)
+	var paths []string
+	for i, age := range []time.Duration{100 * 24 * time.Hour, 3 * time.Hour, 2 * time.Hour, time.Hour} {
+		key := "k" + string(rune('0'+i))
+		require.NoError(t, d.Put("page", key, value))
+		var path string
+		filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() && !slices.Contains(paths, p) {
+				path = p
+			}
+			return nil
+		})
+		when := time.Now().Add(-age)
+		require.NoError(t, os.Chtimes(path, when, when))
+		paths = append(paths, path)
+	}
+	mine := filepath.Join(dir, "README")
+	require.NoError(t, os.WriteFile(mine, make([]byte, 50000), 0o600))
+	fixResults(t, fixGone+"\n", "-store", db, "-cache", dir, "-cache-max", "9KB")
+	for i, kept := range []bool{false, false, true, true} {
+		if _, err := os.Stat(paths[i]); (err == nil) != kept {
+			t.Errorf("record %d: kept %v, want %v", i, err == nil, kept)
+		}
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("a file that is no record was removed: %v", err)
+	}
+	if r := runIn(t, "", "fix", "-store", db, "-cache-max", "2 lots"); r.code != exitUsage {
+		t.Errorf("-cache-max \"2 lots\": exit %d, want %d (%s)", r.code, exitUsage, r.stderr)
+	}
+}
+
+// TestByteSize parses -cache-max's values and prints them back.
+func TestByteSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		out  string
+		bad  bool
+	}{
+		{in: "2GiB", want: 2 << 30, out: "2GiB"},
+		{in: "500MB", want: 500e6, out: "500MB"},
+		{in: "1048576", want: 1 << 20, out: "1MiB"},
+		{in: "7", want: 7, out: "7B"},
+		{in: "0", want: 0, out: "0"},
+		{in: "3 kib", want: 3 << 10, out: "3KiB"},
+		{in: "-1", bad: true},
+		{in: "2 lots", bad: true},
+		{in: "GiB", bad: true},
+		{in: "9999999999TiB", bad: true},
+	} {
+		var b byteSize
+		err := b.Set(tc.in)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("Set(%q) = %d, want an error", tc.in, b)
+			}
+			continue
+		}
+		if err != nil || int64(b) != tc.want || b.String() != tc.out {
+			t.Errorf("Set(%q) = %d (%s), %v; want %d (%s)", tc.in, b, b.String(), err, tc.want, tc.out)
+		}
+	}
+}
