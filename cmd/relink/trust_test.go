@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -185,6 +186,76 @@ func TestByteSize(t *testing.T) {
 		}
 		if err != nil || int64(b) != tc.want || b.String() != tc.out {
 			t.Errorf("Set(%q) = %d (%s), %v; want %d (%s)", tc.in, b, b.String(), err, tc.want, tc.out)
+		}
+	}
+}
+
+// accessFlags are the live flags that change what a run may fetch: a
+// page or an archived copy fetched under one of them must never answer a
+// run without it, so every name of the cache's records holds them
+// (liveConfig.access). Each has a value that is not its default.
+var accessFlags = map[string]string{
+	"allow-private": "true",
+	"ignore-robots": "true",
+	"user-agent":    "another-agent/1.0",
+	"proxy":         "http://127.0.0.1:3128",
+	"ca":            "/etc/relink/proxy-ca.pem",
+}
+
+// notAccessFlags are the other live flags, and why none changes what may
+// be fetched: the service's own flags are in its name already, and the
+// rest choose what is asked or for how long it is kept.
+var notAccessFlags = map[string]string{
+	"search": "the engine: its name", "search-url": "the engine's address: its name",
+	"key": "a key changes no answer", "cx": "Google's engine ID: not what may be fetched",
+	"df": "where document frequencies come from", "df-table": "a file", "docs": "|D|: in the DF's source name",
+	"df-cache": "a file", "archive": "the archive: its name", "archive-url": "the archive's address: its name",
+	"archive-data-url": "the archive's data address: its name", "rate": "how fast, not what",
+	"fetch": "store or web: only the web is cached", "cache": "the cache itself", "cache-age": "how long",
+	"cache-max": "how much", "no-cache": "no cache", "backlinks-from": "which providers ask",
+	"mediawiki-api": "the wiki: its name", "mediawiki-article-path": "read from the wiki's answer",
+}
+
+// cacheNames returns every name c gives the cache's records.
+func cacheNames(c *liveConfig) map[string]string {
+	return map[string]string{
+		"web": c.webName(), "archive": c.archiveName(), "search": c.searchName(), "wiki": c.wikiName(),
+		"df": c.cacheName("google/|D|=1000"),
+	}
+}
+
+// TestCacheNamesAccess: every flag that changes what a run may fetch is in
+// the name of every record of the cache, so that an answer fetched with
+// -allow-private (an archived copy of a private page, say) is never
+// served to a run without it (issue 23, item 8); and every live flag is
+// either such a flag or says why it is not.
+func TestCacheNamesAccess(t *testing.T) {
+	var c liveConfig
+	fs := newFlagSet("test")
+	c.register(fs)
+	fs.VisitAll(func(f *flag.Flag) {
+		_, access := accessFlags[f.Name]
+		_, other := notAccessFlags[f.Name]
+		if access == other {
+			t.Errorf("-%s: say whether it changes what a run may fetch (accessFlags) or why not (notAccessFlags)", f.Name)
+		}
+	})
+	base := []string{"-search", "brave", "-search-url", "http://127.0.0.1:1/", "-archive", "memento",
+		"-archive-url", "http://127.0.0.1:2/", "-backlinks-from", "mediawiki", "-mediawiki-api", "http://127.0.0.1:3/api.php"}
+	parsed := func(extra ...string) *liveConfig {
+		var c liveConfig
+		fs := newFlagSet("test")
+		c.register(fs)
+		require.NoError(t, fs.Parse(append(slices.Clone(base), extra...)))
+		return &c
+	}
+	without := cacheNames(parsed())
+	for name, value := range accessFlags {
+		with := cacheNames(parsed("-" + name + "=" + value))
+		for service, n := range with {
+			if n == without[service] {
+				t.Errorf("-%s: the %s records' name %q is the same without it", name, service, n)
+			}
 		}
 	}
 }
