@@ -142,9 +142,11 @@ type fixConfig struct {
 	results                            int
 	failOn                             listFlag
 	// queue is -queue; settings are the flags a worker needs to look
-	// for the dead links as this process would (queueSettings).
-	queue    bool
-	settings []string
+	// for the dead links as this process would (queueSettings), and
+	// workerOwn the flags given that are each worker's own, not queued.
+	queue     bool
+	settings  []string
+	workerOwn []string
 }
 
 func fixFlags() (*flag.FlagSet, *fixConfig) {
@@ -258,7 +260,7 @@ func parseFix(args []string) (*fixConfig, error) {
 		case c.state != "":
 			return nil, usagef("-queue keeps its state in the database: -state is not needed")
 		}
-		c.settings = queueSettings(fs)
+		c.settings, c.workerOwn = queueSettings(fs)
 	}
 	if c.results == 0 {
 		c.results = autoResults(c.search)
