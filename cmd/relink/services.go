@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -209,8 +210,11 @@ func (c *liveConfig) dial() (*services, error) {
 		// A directory another user can write is refused: a record
 		// planted there would be an answer.
 		d, err := cache.Open(c.cacheDir, c.cacheAge)
-		if err != nil {
+		switch {
+		case errors.Is(err, cache.ErrUnsafe):
 			return nil, fmt.Errorf("-cache: %w", err)
+		case err != nil:
+			return nil, fmt.Errorf("-cache: %w (choose another -cache, or -no-cache for none)", err)
 		}
 		if _, err := d.Prune(int64(c.cacheMax)); err != nil {
 			return nil, fmt.Errorf("-cache-max: %w", err)

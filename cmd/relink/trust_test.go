@@ -84,7 +84,7 @@ func TestFixUnsafeCache(t *testing.T) {
 			before := requests.Load()
 			r := runIn(t, dead+"\n", "fix", "-fetch", "web", "-allow-private", "-backlinks-from", "mediawiki",
 				"-mediawiki-api", srv.URL+"/api.php", "-search", "searxng", "-search-url", srv.URL, "-df", "search", "-cache", dir)
-			if r.code != exitFailure || !strings.Contains(r.stderr, dir) || !strings.Contains(r.stderr, "chmod 700") {
+			if r.code != exitFailure || !strings.Contains(r.stderr, dir) || !strings.Contains(r.stderr, "remove it") {
 				t.Errorf("exit %d, stderr %q; want 1 and one line naming %s and what to do", r.code, r.stderr, dir)
 			}
 			checkOneLine(t, r.stderr)

@@ -28,7 +28,7 @@ type UnsafeError struct {
 
 func (e *UnsafeError) Error() string {
 	return fmt.Sprintf("cache: %s: %s, so a record planted there would be served as an answer: "+
-		"make it yours and private (chown to your user, chmod 700) or choose another directory", e.Path, e.Reason)
+		"remove it (records may have been planted while others could write it; relink makes it anew, mode 0700) or choose another directory", e.Path, e.Reason)
 }
 
 // Is reports whether target is ErrUnsafe.
@@ -36,10 +36,13 @@ func (e *UnsafeError) Is(target error) bool { return target == ErrUnsafe }
 
 // Open returns the Dir at path as New does, after making sure that no
 // other user can write in it, as ssh does with its files: the directory
-// (made with mode 0700 when missing, its parents too) must be owned by
-// the user running the process and give no write permission to group or
-// others, else the error is an *UnsafeError (errors.Is ErrUnsafe). It
-// checks the directory itself, not its parents.
+// (made with mode 0700 when missing, its parents too) and the
+// subdirectories Put makes in it (kinds, and the prefixes of records'
+// names) must be owned by the user running the process (or the
+// superuser) and give no write permission to group or others, and none
+// may be a symbolic link; else the error is an *UnsafeError (errors.Is
+// ErrUnsafe). It checks neither the directory's parents nor the record
+// files.
 func Open(path string, maxAge time.Duration) (*Dir, error) {
 	if err := os.MkdirAll(path, 0o700); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
@@ -51,13 +54,53 @@ func Open(path string, maxAge time.Duration) (*Dir, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("cache: %s is not a directory", path)
 	}
-	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
-		return nil, &UnsafeError{Path: path, Reason: fmt.Sprintf("mode %#o lets others write it", perm)}
-	}
-	if why := foreignOwner(fi); why != "" {
+	if why := unsafe(fi); why != "" {
 		return nil, &UnsafeError{Path: path, Reason: why}
 	}
+	err = filepath.WalkDir(path, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || p == path {
+			return err
+		}
+		rel, err := filepath.Rel(path, p)
+		if err != nil {
+			return err
+		}
+		depth := strings.Count(filepath.ToSlash(rel), "/") + 1
+		if !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		why := unsafe(info)
+		if e.Type()&fs.ModeSymlink != 0 {
+			why = "a symbolic link"
+		}
+		if why != "" {
+			return &UnsafeError{Path: path, Reason: rel + " in it is " + why}
+		}
+		if depth >= 2 {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, ErrUnsafe) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("cache: %w", err)
+	}
 	return New(path, maxAge), nil
+}
+
+// unsafe says why another user could write the file fi: "mode 0777 lets
+// others write it", or "" when no one else can.
+func unsafe(fi fs.FileInfo) string {
+	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+		return fmt.Sprintf("mode %#o lets others write it", perm)
+	}
+	return foreignOwner(fi)
 }
 
 // tmpPrefix starts the names of the files Put writes before renaming

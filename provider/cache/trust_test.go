@@ -44,6 +44,28 @@ func TestOpenRefusesUnsafe(t *testing.T) {
 			mkdirMode(t, p, 0o700)
 			require.NoError(t, os.Chown(p, 65534, 65534))
 		}, true},
+		{"a kind owned by another user", func(t *testing.T, p string) {
+			if os.Getuid() != 0 {
+				t.Skip("only root can give a directory to another user")
+			}
+			mkdirMode(t, p, 0o700)
+			mkdirMode(t, filepath.Join(p, "page"), 0o700)
+			require.NoError(t, os.Chown(filepath.Join(p, "page"), 65534, 65534))
+		}, true},
+		{"a world-writable prefix", func(t *testing.T, p string) {
+			mkdirMode(t, p, 0o700)
+			mkdirMode(t, filepath.Join(p, "page"), 0o700)
+			mkdirMode(t, filepath.Join(p, "page", "ab"), 0o777)
+		}, true},
+		{"a kind that is a symbolic link", func(t *testing.T, p string) {
+			mkdirMode(t, p, 0o700)
+			require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(p, "page")))
+		}, true},
+		{"a safe tree", func(t *testing.T, p string) {
+			mkdirMode(t, p, 0o700)
+			mkdirMode(t, filepath.Join(p, "page"), 0o700)
+			mkdirMode(t, filepath.Join(p, "page", "ab"), 0o700)
+		}, false},
 		{"a symlink to a world-writable directory", func(t *testing.T, p string) {
 			target := filepath.Join(t.TempDir(), "open")
 			mkdirMode(t, target, 0o777)
