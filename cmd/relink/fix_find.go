@@ -507,12 +507,12 @@ func (fx *fixer) applyRules(ctx context.Context, results []repair.Result) error 
 const maxAnswerChecks = 3
 
 // seenAlive fetches uri, as every page fix answers moved to (or alive)
-// is fetched first, and says why it is no such page, or nil when it is
-// one: it answers 2xx from an http(s) URI and is no soft 404. Why's kind
-// is what failed ("fetch", "status", "scheme" or "soft-404"), its detail
-// says how, to follow the page's name ("answers 404"). It returns the
-// page it fetched, if any; both are nil when ctx is done before an
-// answer.
+// is fetched first, and returns the page it fetched, if any, and why it
+// is no such page, or nil when it is one: a page is alive when it
+// answers 2xx from an http(s) URI and is no soft 404. The why's Kind is
+// what failed ("fetch", "status", "scheme" or "soft-404"), its Detail
+// how, to follow the page's name ("answers 404"). Both are nil when ctx
+// is done before an answer.
 func (fx *fixer) seenAlive(ctx context.Context, uri string) (*filter.Page, *repair.Evidence) {
 	p, err := fx.fetcher.Fetch(ctx, uri)
 	dead := func(kind, format string, args ...any) (*filter.Page, *repair.Evidence) {
