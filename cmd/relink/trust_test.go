@@ -342,3 +342,51 @@ func TestFixMovedSeenAlive(t *testing.T) {
 		})
 	}
 }
+
+// privateMemento is a Memento Time Travel service on loopback whose copy
+// of fixMoved is on loopback too: a private address, which the archive's
+// client fetches only with -allow-private. It counts the copy's requests.
+func privateMemento(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	archived, err := os.ReadFile("testdata/archive/sourdough-starter-2019.html")
+	require.NoError(t, err)
+	var copies atomic.Int64
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/api/json/") && strings.HasSuffix(r.URL.Path, "/"+fixMoved):
+			w.Header().Set("Content-Type", "application/json")
+			last := map[string]any{"datetime": "2019-05-01T08:30:00Z", "uri": []string{srv.URL + "/web/" + goodCapture + "/" + fixMoved}}
+			json.NewEncoder(w).Encode(map[string]any{"original_uri": fixMoved, "mementos": map[string]any{"last": last, "closest": last}})
+		case r.URL.Path == "/web/"+goodCapture+"id_/"+fixMoved:
+			copies.Add(1)
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write(archived)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &copies
+}
+
+// TestFixArchiveCacheAllowPrivate: an archived copy on a private address,
+// read by a run with -allow-private and kept in the cache, is not served
+// to a later run without the flag (issue 23, item 8).
+func TestFixArchiveCacheAllowPrivate(t *testing.T) {
+	db := buildFixStore(t, "https://example.org/")
+	srv, copies := privateMemento(t)
+	dir := filepath.Join(t.TempDir(), "cache")
+	args := []string{"-store", db, "-archive", "memento", "-archive-url", srv.URL, "-rate", "inf", "-cache", dir}
+	first, _ := fixResults(t, fixMoved+"\n", append(args, "-allow-private")...)
+	if first[0].Archive == nil || copies.Load() != 1 {
+		t.Fatalf("with -allow-private: archive %+v after %d requests for the copy, want the copy read once", first[0].Archive, copies.Load())
+	}
+	again, _ := fixResults(t, fixMoved+"\n", args...)
+	if again[0].Archive != nil {
+		t.Errorf("without -allow-private: archive %+v (calls %+v), want none: the copy is on a private address", again[0].Archive, again[0].Calls)
+	}
+	if copies.Load() != 1 {
+		t.Errorf("the private copy was requested %d times, want once, by the run allowed to", copies.Load())
+	}
+}
