@@ -114,6 +114,10 @@ func parseWorker(args []string) (*workerConfig, error) {
 	if c.jobTimeout <= 0 {
 		return nil, usagef("bad -job-timeout %v: want a positive duration, such as 10m", c.jobTimeout)
 	}
+	// The worker's own -proxy and -ca serve every run: checked once.
+	if _, err := newNetConfig(c.own.proxy, c.own.caFile); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -167,6 +167,7 @@ func TestQueueUsage(t *testing.T) {
 		{"worker", "-store", "postgres://db.example/web", "-concurrency", "0"},
 		{"worker", "-store", "postgres://db.example/web", "-job-timeout", "0s"},
 		{"worker", "-store", "postgres://db.example/web", "extra"},
+		{"worker", "-store", "postgres://db.example/web", "-proxy", "socks5://127.0.0.1:1080"},
 	} {
 		r := runArgs(t, args...)
 		if r.code != exitUsage {
