@@ -36,8 +36,10 @@ type dfConfig struct {
 	cache     string // -df-cache FILE, empty for none
 	storePath string
 	// records, when not nil, keeps the numbers of a DF other than the
-	// store's (relink worker: the queue's table).
+	// store's (relink worker: the queue's table), under the name named
+	// gives their source (liveConfig.cacheName).
 	records cache.Records
+	named   func(source string) string
 }
 
 // dfSetup is the DF a run uses and what it is made of.
@@ -95,7 +97,7 @@ func openDF(ctx context.Context, c dfConfig, view storeView, e *engine) (*dfSetu
 	}
 	s := &dfSetup{source: source, close: func() error { return nil }}
 	if c.records != nil && c.kind != "store" {
-		df = &cache.DF{Dir: c.records, Name: source, DF: df}
+		df = &cache.DF{Dir: c.records, Name: c.named(source), DF: df}
 	}
 	if c.cache != "" {
 		db, err := dfcache.Open(c.cache, nil)

@@ -58,13 +58,16 @@ For each dead URL, in the input's order, it
      temporary one's at 0.6, and one that is also the first candidate
      raises its confidence (1-(1-a)(1-b));
   4. answers "moved" when the first candidate's confidence reaches
-     -threshold, "gone" when there was evidence but none reached it, and
-     "unknown" (with an error) when there was none or a service failed.
+     -threshold and the candidate, fetched, answers 2xx and is no soft
+     404 (a dead one gives way to the next, at most 3), "gone" when
+     there was evidence but none reached it, and "unknown" (with an
+     error) when there was none or a service failed.
 
 Then the moves found learn the rules by which a site moved its pages (a
 new host, a version segment, a renamed prefix, files served as
 directories), and each gone or unknown URL of the same site is tried
-under them: one that answers 2xx there is "moved" too.
+under them: one that answers 2xx there and is no soft 404 is "moved"
+too.
 
 The results go to standard output (or -out) as -o says: jsonl, one JSON
 object a dead URL in input order (dead, sources, verdict, uri,
@@ -98,9 +101,12 @@ are no result (torn, or someone else's) are skipped, saying so.
 -cache-age: pages fetched (not 429s or 5xx), archived copies and
 redirects, search answers, wiki citations, and the hosts that answer a
 made-up path with an error (their soft-404 probes are not sent again).
-Several runs may share it at once. Document frequencies are kept apart,
-with -df-cache FILE. calls counts only requests sent, none for an answer
-from the cache.
+Several runs may share it at once. It must be a directory only its user
+can write (it is made mode 0700); another is refused. On start, answers
+older than -cache-age are removed, then the oldest until the rest fit in
+-cache-max (2GiB). Document frequencies are kept apart, with -df-cache
+FILE. calls counts only requests sent, none for an answer from the
+cache.
 
 -backlinks-from store,mediawiki names where backlinks come from besides
 the report's sources (default: the store, when there is one): mediawiki
@@ -119,7 +125,9 @@ needed.
 -queue, with a postgres:// -store, puts the dead links on a queue in the
 store's database instead of looking for them here, and waits for relink
 worker processes (on this machine or others, started before or after) to
-look for them, with this command line's settings; the results come back
+look for them, with this command line's settings (but for what is each
+worker's own: -allow-private, -proxy, -ca and the services' addresses,
+-search-url, -archive-url, -archive-data-url, -mediawiki-api); the results come back
 in the input's order, as without it. Killed and run again with the same
 command line and input, fix finds the run: the dead links done meanwhile
 are not queued again (see relink help worker).
@@ -144,9 +152,11 @@ type fixConfig struct {
 	results                            int
 	failOn                             listFlag
 	// queue is -queue; settings are the flags a worker needs to look
-	// for the dead links as this process would (queueSettings).
-	queue    bool
-	settings []string
+	// for the dead links as this process would (queueSettings), and
+	// workerOwn the flags given that are each worker's own, not queued.
+	queue     bool
+	settings  []string
+	workerOwn []string
 }
 
 func fixFlags() (*flag.FlagSet, *fixConfig) {
@@ -260,7 +270,7 @@ func parseFix(args []string) (*fixConfig, error) {
 		case c.state != "":
 			return nil, usagef("-queue keeps its state in the database: -state is not needed")
 		}
-		c.settings = queueSettings(fs)
+		c.settings, c.workerOwn = queueSettings(fs)
 	}
 	if c.results == 0 {
 		c.results = autoResults(c.search)

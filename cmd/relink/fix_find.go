@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -143,12 +145,19 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 		f.Archive = knownCopy{Fetcher: f.Archive, uri: target, page: old}
 	}
 	s := fx.strategy
-	var res *relink.Result
+	var (
+		res *relink.Result
+		// checked is what fetching the answer's candidates showed.
+		checked []repair.Evidence
+	)
 	clues, err := f.Clues(ctx, target, s.Needs())
 	if err == nil {
 		var o *relink.Outcome
 		if o, err = s.Find(ctx, clues, f.Tools()); err == nil {
 			res, err = f.Answer(s, clues, o)
+		}
+		if err == nil {
+			res, checked, err = fx.aliveAnswer(ctx, f, clues, o, res)
 		}
 	}
 	moved := fx.historicalRedirect(ctx, target, wait, r)
@@ -156,7 +165,7 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 		fill(r, res, clues)
 	}
 	if moved != nil {
-		return fx.withRedirect(r, res, clues, err, moved)
+		return fx.withRedirect(r, res, clues, checked, err, moved)
 	}
 	switch {
 	case errors.Is(err, relink.ErrNoQuery):
@@ -169,20 +178,21 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 	default:
 		r.Verdict = repair.Gone
 	}
-	r.Evidence = append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...)
+	r.Evidence = append(append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...), checked...)
 	return true
 }
 
 // withRedirect completes r, which holds the Finder's answer res (nil when
 // it had none) and its error err, with the live page a historical
-// redirect led to: moved when the combined confidence reaches the
+// redirect led to (checked is what fetching the Finder's candidates
+// showed): moved when the combined confidence reaches the
 // threshold, gone otherwise. When the Finder failed (a service), the
 // redirect answers alone if it reaches the threshold; otherwise the
 // result is unknown and not final, as without it.
-func (fx *fixer) withRedirect(r *repair.Result, res *relink.Result, clues *relink.Clues, err error, m *movedByRedirect) bool {
+func (fx *fixer) withRedirect(r *repair.Result, res *relink.Result, clues *relink.Clues, checked []repair.Evidence, err error, m *movedByRedirect) bool {
 	switch {
 	case err == nil:
-		r.Evidence = append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...)
+		r.Evidence = append(append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...), checked...)
 	case errors.Is(err, relink.ErrNoQuery):
 		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "search", Detail: err.Error()})
 	case m.confidence < fx.threshold:
@@ -213,25 +223,12 @@ func failed(r *repair.Result, err error) bool {
 // there, and returns true; otherwise it adds what it saw to r's evidence
 // and returns false.
 func (fx *fixer) confirm(ctx context.Context, uri string, r *repair.Result) bool {
-	p, err := fx.fetcher.Fetch(ctx, uri)
-	switch {
-	case ctx.Err() != nil:
-		return false
-	case err != nil:
-		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "fetch", Detail: "the URL gives no answer: " + err.Error()})
-		return false
-	case p == nil:
-		return false
-	case !filter.IsSuccess(p.Status):
-		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "status", Detail: fmt.Sprintf("the URL answers %d", p.Status)})
-		return false
-	}
-	rej, err := fx.soft404.Check(ctx, p)
-	if err != nil {
-		return false
-	}
-	if rej != nil {
-		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "soft-404", Detail: fmt.Sprintf("the URL answers %d with a soft 404: %s", p.Status, rej.Reason)})
+	p, dead := fx.seenAlive(ctx, uri)
+	if p == nil || dead != nil {
+		if dead != nil {
+			dead.Detail = "the URL " + dead.Detail
+			r.Evidence = append(r.Evidence, *dead)
+		}
 		return false
 	}
 	r.Confidence = 1
@@ -457,9 +454,10 @@ func firstParagraph(page []byte) string {
 
 // applyRules learns how each site moved its pages from the confident
 // moves among results (relink.LearnURLRules) and tries each gone or
-// unknown dead URL of such a site under the rules: one fetch each, and a
-// 2xx answer makes it moved, its confidence the least of those of the
-// moves the rule was learned from.
+// unknown dead URL of such a site under the rules: one fetch each (and
+// the soft-404 probes), and a page seen alive (seenAlive) makes it moved,
+// its confidence the least of those of the moves the rule was learned
+// from.
 func (fx *fixer) applyRules(ctx context.Context, results []repair.Result) error {
 	pairs := map[string]string{}
 	conf := map[string]float64{}
@@ -483,13 +481,12 @@ func (fx *fixer) applyRules(ctx context.Context, results []repair.Result) error 
 			continue
 		}
 		counter := &callCounter{}
-		p, err := fx.fetcher.Fetch(withCounter(ctx, counter), uri)
-		calls := counter.calls()
-		r.Calls.Fetch += calls.Fetch
+		p, dead := fx.seenAlive(withCounter(ctx, counter), uri)
+		r.Calls.Fetch += counter.calls().Fetch
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err != nil || p == nil || !filter.IsSuccess(p.Status) {
+		if p == nil || dead != nil {
 			continue
 		}
 		c := 1.0
@@ -507,4 +504,101 @@ func (fx *fixer) applyRules(ctx context.Context, results []repair.Result) error 
 			"%d pages of the site found moved follow the rule %s, and %s answers %d", rule.Support, how, uri, p.Status)})
 	}
 	return nil
+}
+
+// maxAnswerChecks bounds the candidates fetched per dead URL before one is
+// the answer: the first ones judged confident that turn out dead.
+const maxAnswerChecks = 3
+
+// seenAlive fetches uri, as every page fix answers moved to (or alive)
+// is fetched first, and returns the page it fetched, if any, and why it
+// is no such page, or nil when it is one: a page is alive when it
+// answers 2xx from an http(s) URI and is no soft 404. The why's Kind is
+// what failed ("fetch", "status", "scheme" or "soft-404"), its Detail
+// how, to follow the page's name ("answers 404"). Both are nil when ctx
+// is done before an answer.
+func (fx *fixer) seenAlive(ctx context.Context, uri string) (*filter.Page, *repair.Evidence) {
+	p, err := fx.fetcher.Fetch(ctx, uri)
+	dead := func(kind, format string, args ...any) (*filter.Page, *repair.Evidence) {
+		return p, &repair.Evidence{Kind: kind, Detail: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case ctx.Err() != nil:
+		return nil, nil
+	case err != nil:
+		return dead("fetch", "gives no answer: %v", err)
+	case p == nil:
+		return dead("fetch", "gives no answer")
+	case !filter.IsSuccess(p.Status):
+		return dead("status", "answers %d", p.Status)
+	case p.URI != "" && !isWeb(p.URI):
+		return dead("scheme", "answers %d from %s, which is no http or https URI", p.Status, p.URI)
+	}
+	rej, err := fx.soft404.Check(ctx, p)
+	switch {
+	case ctx.Err() != nil:
+		return nil, nil
+	case err != nil:
+		return dead("soft-404", "answers %d, and its soft-404 check failed: %v", p.Status, err)
+	case rej != nil:
+		return dead("soft-404", "answers %d with a soft 404: %s", p.Status, rej.Reason)
+	}
+	return p, nil
+}
+
+// isWeb reports whether uri is an absolute http or https URI.
+func isWeb(uri string) bool {
+	u, err := url.Parse(uri)
+	return err == nil && (strings.EqualFold(u.Scheme, "http") || strings.EqualFold(u.Scheme, "https")) && u.Host != ""
+}
+
+// aliveAnswer makes sure the Finder's answer res is alive before it is
+// one: when res is found, its first candidate is fetched (seenAlive); a
+// dead one is dropped from the strategy's outcome o and the rest judged
+// anew (relink.Finder.Answer), for at most maxAnswerChecks candidates.
+// It returns the answer whose first candidate was seen alive, or one not
+// found, and what the fetches showed; with none found, a candidate that
+// gave no answer at all (a network failure) is the error, so that the
+// result is not final.
+func (fx *fixer) aliveAnswer(ctx context.Context, f *relink.Finder, c *relink.Clues, o *relink.Outcome, res *relink.Result) (*relink.Result, []repair.Evidence, error) {
+	var (
+		seen []repair.Evidence
+		// unreachable is the failure of the last candidate that gave no
+		// answer: with no answer found, the result is not final.
+		unreachable error
+	)
+	for checks := 0; res.Found; checks++ {
+		first := res.Candidates[0].URI
+		if checks == maxAnswerChecks {
+			res.Found = false
+			seen = append(seen, repair.Evidence{Kind: "candidate", Detail: fmt.Sprintf(
+				"%s is not fetched: %d candidates judged the answer were dead", first, maxAnswerChecks)})
+			return res, seen, nil
+		}
+		p, dead := fx.seenAlive(ctx, first)
+		if err := ctx.Err(); err != nil {
+			return res, seen, err
+		}
+		if p != nil && dead == nil {
+			seen = append(seen, repair.Evidence{Kind: "candidate", Detail: fmt.Sprintf(
+				"the candidate %s answers %d and is no soft 404", first, p.Status)})
+			return res, seen, nil
+		}
+		seen = append(seen, repair.Evidence{Kind: "candidate", Detail: fmt.Sprintf(
+			"the candidate %s (confidence %.2f) %s: not the answer", first, res.Confidence, dead.Detail)})
+		if dead.Kind == "fetch" {
+			unreachable = fmt.Errorf("the answer %s %s", first, dead.Detail)
+		}
+		drop := canonOr(first)
+		o.Candidates = slices.DeleteFunc(slices.Clone(o.Candidates), func(c lexsig.Result) bool { return canonOr(c.URI) == drop })
+		again, err := f.Answer(fx.strategy, c, o)
+		if err != nil {
+			return res, seen, err
+		}
+		res = again
+	}
+	if unreachable != nil {
+		return res, seen, unreachable
+	}
+	return res, seen, nil
 }

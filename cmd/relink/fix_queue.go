@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/linkrot/relink/provider/pgqueue"
@@ -24,18 +25,22 @@ var localFlags = []string{
 }
 
 // queueSettings returns the flags of fix's command line fs that the
-// workers need, "-name=value" in name order: the run's settings.
-func queueSettings(fs *flag.FlagSet) []string {
-	settings := []string{}
+// workers need, "-name=value" in name order: the run's settings; and the
+// names of the flags fs set that are each worker's own (workerOwned),
+// which are not among them.
+func queueSettings(fs *flag.FlagSet) (settings, owned []string) {
+	settings = []string{}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "cache" && f.Value.String() == "" {
+		switch {
+		case slices.Contains(workerOwned, f.Name):
+			owned = append(owned, "-"+f.Name)
+		case f.Name == "cache" && f.Value.String() == "":
 			settings = append(settings, "-no-cache=true") // a path is this machine's; none is everyone's
-		}
-		if !slices.Contains(localFlags, f.Name) {
+		case !slices.Contains(localFlags, f.Name):
 			settings = append(settings, "-"+f.Name+"="+f.Value.String())
 		}
 	})
-	return settings
+	return settings, owned
 }
 
 // queued puts links on the queue in the database of c's store, as a run
@@ -65,6 +70,10 @@ func queued(ctx context.Context, e *env, c *fixConfig, links []repair.DeadLink) 
 	p, err := q.Progress(ctx, run.ID)
 	if err != nil {
 		return nil, fmt.Errorf("queue: %w", postgres.DSN(c.storePath).Scrub(err))
+	}
+	if len(c.workerOwn) > 0 {
+		fmt.Fprintf(e.stderr, "relink fix: %s not queued: each relink worker uses its own (relink worker %s ...)\n",
+			strings.Join(c.workerOwn, ", "), strings.Join(c.workerOwn, " ... "))
 	}
 	fmt.Fprintf(e.stderr, "relink fix: run %s: %d dead links, %d done, %d queued now, %d queued or running before; waiting for relink worker -store %s\n",
 		run.ID[:12], len(links), p.Done, added, p.Queued+p.Running-added, storeName(c.storePath))

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/linkrot/relink/backlink"
-	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/provider/ccindex"
 	"github.com/linkrot/relink/provider/wayback"
 	"github.com/linkrot/relink/repair"
@@ -145,25 +144,12 @@ func (fx *fixer) historicalRedirect(ctx context.Context, target string, wait fun
 			continue
 		}
 		checks++
-		p, err := fx.fetcher.Fetch(ctx, rd.Final)
+		p, dead := fx.seenAlive(ctx, rd.Final)
 		switch {
 		case ctx.Err() != nil:
 			return nil
-		case err != nil:
-			r.Evidence = append(r.Evidence, repair.Evidence{Kind: "redirect", Detail: said + ", which gives no answer now: " + err.Error()})
-			continue
-		case p == nil || !filter.IsSuccess(p.Status):
-			st := 0
-			if p != nil {
-				st = p.Status
-			}
-			r.Evidence = append(r.Evidence, repair.Evidence{Kind: "redirect", Detail: fmt.Sprintf("%s, which answers %d now", said, st)})
-			continue
-		}
-		if rej, err := fx.soft404.Check(ctx, p); err != nil || rej != nil {
-			if rej != nil {
-				r.Evidence = append(r.Evidence, repair.Evidence{Kind: "redirect", Detail: said + ", now a soft 404: " + rej.Reason})
-			}
+		case dead != nil:
+			r.Evidence = append(r.Evidence, repair.Evidence{Kind: "redirect", Detail: said + ", which " + dead.Detail + " now"})
 			continue
 		}
 		m := &movedByRedirect{uri: canonOr(p.URI), confidence: redirectTemporaryConfidence}

@@ -133,7 +133,7 @@ func TestFixStore(t *testing.T) {
 		return ks
 	}
 	for i, want := range [][]string{
-		{"status", "fusion", "title"}, {"status", "fusion", "title"}, {"alive"}, {"redirect"}, {"status"},
+		{"status", "fusion", "title", "candidate"}, {"status", "fusion", "title"}, {"alive"}, {"redirect"}, {"status"},
 	} {
 		if got := kinds(got[i]); !slices.Equal(got, want) {
 			t.Errorf("%s: evidence %q, want kinds %q", got, got, want)

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
+	"strconv"
 	"strings"
 
 	"github.com/linkrot/relink"
@@ -135,4 +137,45 @@ func explainUnreachable(err error) error {
 		return fmt.Errorf("unreachable: %w", err)
 	}
 	return err
+}
+
+// byteSize is a flag holding a number of bytes, written as a number with
+// an optional unit: B, KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB,
+// TiB (powers of 1024), in any case; "2GiB", "500MB", "1048576".
+type byteSize int64
+
+// byteUnits are byteSize's units, largest first so that a String reads
+// short.
+var byteUnits = []struct {
+	name string
+	n    int64
+}{
+	{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
+	{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1},
+}
+
+func (b *byteSize) String() string {
+	for _, u := range byteUnits {
+		if *b != 0 && int64(*b)%u.n == 0 {
+			return fmt.Sprintf("%d%s", int64(*b)/u.n, u.name)
+		}
+	}
+	return "0"
+}
+
+func (b *byteSize) Set(v string) error {
+	s := strings.TrimSpace(v)
+	mult := int64(1)
+	for _, u := range byteUnits {
+		if len(s) > len(u.name) && strings.EqualFold(s[len(s)-len(u.name):], u.name) {
+			mult, s = u.n, strings.TrimSpace(s[:len(s)-len(u.name)])
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return fmt.Errorf("bad size %q: want bytes, such as 2GiB, 500MB or 0", v)
+	}
+	*b = byteSize(n * mult)
+	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -36,6 +37,9 @@ func defaultCacheDir() string {
 	return filepath.Join(dir, "relink", "live")
 }
 
+// defaultCacheMax is -cache-max unless the command line says otherwise.
+const defaultCacheMax byteSize = 2 << 30
+
 // liveConfig is what the command line says about the services that stand
 // in for the web: where pages are fetched, which engine searches, where
 // document frequencies and archived copies come from. find and fix share
@@ -50,8 +54,10 @@ type liveConfig struct {
 	rate, archiveRate                   float64
 	allowPrivate, ignoreRobots          bool
 	// cacheDir is -cache ("" for none), cacheAge -cache-age.
+	// cacheMax is -cache-max: the bound on the directory's size.
 	cacheDir string
 	cacheAge time.Duration
+	cacheMax byteSize
 	noCache  bool
 	// backlinksFrom is -backlinks-from; empty means the store's, when
 	// there is a store.
@@ -86,6 +92,8 @@ func (c *liveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.caFile, "ca", "", "trust the certificate authorities of PEM `FILE` besides the system's, for every live request (an intercepting proxy's CA)")
 	fs.StringVar(&c.cacheDir, "cache", defaultCacheDir(), "keep the live services' answers in `DIR`, shared by runs (\"\" for none)")
 	fs.DurationVar(&c.cacheAge, "cache-age", cache.DefaultMaxAge, "use answers kept in -cache for this long")
+	c.cacheMax = defaultCacheMax
+	fs.Var(&c.cacheMax, "cache-max", "the most `bytes` -cache keeps (2GiB, 500MB, ...; 0 for no bound): on start, answers older than -cache-age are removed, then the oldest until the rest fit")
 	fs.BoolVar(&c.noCache, "no-cache", false, "keep no answers (as -cache \"\")")
 	fs.Var(&c.backlinksFrom, "backlinks-from", "where backlinks come from, a `list` of "+strings.Join(backlinkSources, ", ")+" (default: the store, when there is one)")
 	fs.StringVar(&c.mediawikiAPI, "mediawiki-api", mediawiki.Wikipedia, "with -backlinks-from mediawiki, the wiki's api.php `URL`")
@@ -207,7 +215,19 @@ func (c *liveConfig) dialContext(ctx context.Context) (*services, error) {
 	case c.cacheOn() && c.shared != nil:
 		sv.cache = c.shared.queue.Records(c.cacheAge)
 	case c.cacheOn():
-		sv.cache = cache.New(c.cacheDir, c.cacheAge)
+		// A directory another user can write is refused: a record
+		// planted there would be an answer.
+		d, err := cache.Open(c.cacheDir, c.cacheAge)
+		switch {
+		case errors.Is(err, cache.ErrUnsafe):
+			return nil, fmt.Errorf("-cache: %w", err)
+		case err != nil:
+			return nil, fmt.Errorf("-cache: %w (choose another -cache, or -no-cache for none)", err)
+		}
+		if _, err := d.Prune(int64(c.cacheMax)); err != nil {
+			return nil, fmt.Errorf("-cache-max: %w", err)
+		}
+		sv.cache = d
 	}
 	if c.search != "store" {
 		eng, err := newEngine(engineConfig{name: c.search, baseURL: c.searchURL, key: c.key, cx: c.cx, userAgent: c.userAgent, rate: reqRate, net: nc})
@@ -241,7 +261,7 @@ func (c *liveConfig) dialContext(ctx context.Context) (*services, error) {
 			// A worker keeps the wiki's rate with every other worker.
 			sv.wikiMW.HTTP = (netConfig{wrap: nc.wrap}).serviceClient()
 		}
-		sv.wiki = &cache.Backlinks{Dir: sv.cache, Name: "mediawiki " + c.mediawikiAPI + c.via(), Provider: sv.wikiMW}
+		sv.wiki = &cache.Backlinks{Dir: sv.cache, Name: c.wikiName(), Provider: sv.wikiMW}
 	}
 	return sv, nil
 }
@@ -256,7 +276,7 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view storeView, s
 	if c.shared != nil {
 		// A worker keeps document frequencies with the other answers,
 		// shared by every worker, not in a file of its own.
-		dc.cache, dc.records = "", sv.cache
+		dc.cache, dc.records, dc.named = "", sv.cache, c.cacheName
 	}
 	dfs, err := openDF(ctx, dc, view, sv.eng)
 	if err != nil {
@@ -271,7 +291,7 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view storeView, s
 		if slices.Contains(noOrEngines, sv.eng.name) {
 			eng = noOrSearcher{sv.eng.client}
 		}
-		sv.searcher = &cache.Searcher{Dir: sv.cache, Name: strings.TrimSpace(c.search+" "+c.searchURL) + c.via(), Searcher: eng}
+		sv.searcher = &cache.Searcher{Dir: sv.cache, Name: c.searchName(), Searcher: eng}
 	}
 	if c.fetch == "web" {
 		// -rate, when given, is each host's rate too (its default is
@@ -295,35 +315,57 @@ func (sv *services) attach(ctx context.Context, c *liveConfig, view storeView, s
 	return nil
 }
 
-// webName names the live web's pages in the cache. Whatever makes a URI
-// answer otherwise (a proxy standing in for the web, the flags that let
-// pages through which are otherwise refused) must be part of it, so that
-// a run never reads a page it could not have fetched.
-func (c *liveConfig) webName() string {
-	name := "web"
+// cacheName names the records of service (an engine, an archive, the
+// web, with the address that tells it from others) in the cache: the
+// service, then every setting of c that changes what a run may fetch
+// (access). Every name of a record is made here, so that an answer
+// fetched under one such setting (a private page, an archived copy of
+// one, a page robots.txt forbids) never answers a run without it.
+func (c *liveConfig) cacheName(service string) string {
+	return strings.TrimSpace(service) + c.access()
+}
+
+// access is what the cache's names hold of the settings that change what
+// a run may fetch: -allow-private, -ignore-robots, -user-agent (robots.txt
+// rules are chosen by it), -ca (a certificate otherwise refused) and
+// -proxy (a local web standing in for the web answers for the same URLs),
+// each when not its default. The words are those names had before, so
+// that a cache made by an older relink keeps its records.
+func (c *liveConfig) access() string {
+	var b strings.Builder
 	if c.allowPrivate {
-		name += " allow-private"
+		b.WriteString(" allow-private")
 	}
 	if c.ignoreRobots {
-		name += " ignore-robots"
+		b.WriteString(" ignore-robots")
 	}
-	return name + c.via()
+	if c.userAgent != web.DefaultUserAgent {
+		b.WriteString(" user-agent=" + c.userAgent)
+	}
+	if c.caFile != "" {
+		b.WriteString(" ca=" + c.caFile)
+	}
+	if c.proxy != "" {
+		b.WriteString(" proxy=" + c.proxy)
+	}
+	return b.String()
 }
 
-// archiveName names the archive's answers in the cache.
+// webName names the live web's pages, robots.txt answers and soft-404
+// verdicts in the cache.
+func (c *liveConfig) webName() string { return c.cacheName("web") }
+
+// archiveName names the archive's answers in the cache: its copies and
+// its lists of historical redirects.
 func (c *liveConfig) archiveName() string {
-	return strings.Join([]string{c.archive, c.archiveURL, c.archiveDataURL}, " ") + c.via()
+	return c.cacheName(strings.Join([]string{c.archive, c.archiveURL, c.archiveDataURL}, " "))
 }
 
-// via is what the cache's names of services add for the proxy, if any: a
-// local web behind a proxy answers for the same URLs as the web, and the
-// two must never be read for each other.
-func (c *liveConfig) via() string {
-	if c.proxy == "" {
-		return ""
-	}
-	return " proxy=" + c.proxy
-}
+// searchName names the search engine's answers in the cache.
+func (c *liveConfig) searchName() string { return c.cacheName(c.search + " " + c.searchURL) }
+
+// wikiName names the wiki's backlink lists in the cache.
+func (c *liveConfig) wikiName() string { return c.cacheName("mediawiki " + c.mediawikiAPI) }
 
 // backlinks returns the backlink providers the command line names, in
 // order: the store's (view, when there is one and -backlinks-from has it)

@@ -40,9 +40,13 @@ minute more. A dead link whose services failed is tried -tries times
 before its unknown result is kept.
 
 Each worker reads API keys from its own flags (-key, -cx, as relink fix
-takes them) or environment: fix does not put them in the database. Files
-the run names (-df-table, -ca) must be at the same paths on every
-worker's machine.
+takes them) or environment: fix does not put them in the database. What
+a worker's requests may reach and where its keys go are its own to set,
+never a run's: -allow-private, -proxy, -ca and the services' addresses
+(-search-url, -archive-url, -archive-data-url, -mediawiki-api) are taken
+from the worker's command line for every run, and fix -queue does not
+queue them. Files the run names (-df-table) must be at the same paths on
+every worker's machine.
 `
 
 // workerConfig is worker's command line.
@@ -52,11 +56,35 @@ type workerConfig struct {
 	concurrency int
 	tries       int
 	jobTimeout  time.Duration
+	// own holds the worker's own values of the workerOwned settings
+	// (the others keep their defaults).
+	own liveConfig
+}
+
+// workerOwned are fix's live flags that are each worker's own to set,
+// never a queued run's: what its requests may reach (private addresses,
+// a proxy, the certificate authorities it trusts) and the services'
+// addresses, which receive its keys. fix -queue does not queue them, and
+// a worker drops them from a run's settings and uses its own
+// (liveConfig.adopt).
+var workerOwned = []string{"allow-private", "proxy", "ca", "search-url", "archive-url", "archive-data-url", "mediawiki-api"}
+
+// adopt replaces c's workerOwned settings by own's.
+func (c *liveConfig) adopt(own *liveConfig) {
+	c.allowPrivate, c.proxy, c.caFile = own.allowPrivate, own.proxy, own.caFile
+	c.searchURL, c.archiveURL, c.archiveDataURL, c.mediawikiAPI = own.searchURL, own.archiveURL, own.archiveDataURL, own.mediawikiAPI
 }
 
 func workerFlags() (*flag.FlagSet, *workerConfig) {
 	var c workerConfig
 	fs := newFlagSet("worker")
+	// The worker's own settings are fix's flags, with fix's help.
+	live := newFlagSet("worker")
+	c.own.register(live)
+	for _, name := range workerOwned {
+		f := live.Lookup(name)
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
 	fs.StringVar(&c.storePath, "store", "", "the postgres:// `URL` of the store whose database holds the queue")
 	fs.IntVar(&c.concurrency, "concurrency", defaultFixConcurrency, fmt.Sprintf("dead links looked for at once, 1 to %d", maxFixConcurrency))
 	fs.IntVar(&c.tries, "tries", pgqueue.DefaultTries, "times a dead link whose services failed is tried before its unknown result is kept")
@@ -67,7 +95,7 @@ func workerFlags() (*flag.FlagSet, *workerConfig) {
 }
 
 // parseWorker parses and checks worker's command line.
-func parseWorker(args []string) (*workerConfig, error) {
+func parseWorker(ctx context.Context, args []string) (*workerConfig, error) {
 	fs, c := workerFlags()
 	if err := parse(fs, args); err != nil {
 		return nil, err
@@ -87,11 +115,15 @@ func parseWorker(args []string) (*workerConfig, error) {
 	if c.jobTimeout <= 0 {
 		return nil, usagef("bad -job-timeout %v: want a positive duration, such as 10m", c.jobTimeout)
 	}
+	// The worker's own -proxy and -ca serve every run: checked once.
+	if _, err := newNetConfig(ctx, c.own.proxy, c.own.caFile); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
 func runWorker(ctx context.Context, e *env, args []string) error {
-	c, err := parseWorker(args)
+	c, err := parseWorker(ctx, args)
 	if err != nil {
 		return err
 	}
@@ -168,7 +200,15 @@ func (w *queueWorker) fixer(ctx context.Context, run pgqueue.Run) (*fixer, error
 	}
 	w.mu.Unlock()
 	r.once.Do(func() {
-		args := append([]string(nil), run.Settings...)
+		// The run's settings pass through what fix -queue would queue
+		// of them: never the worker's own (workerOwned) nor the local
+		// ones (localFlags), whoever wrote them in the database.
+		fs, _ := fixFlags()
+		if err := parse(fs, run.Settings); err != nil || fs.NArg() != 0 {
+			r.err = fmt.Errorf("the run's settings %q: %w: %w", run.Settings, errors.Join(err, errExtraArgs(fs)), pgqueue.ErrPermanent)
+			return
+		}
+		args, _ := queueSettings(fs)
 		if w.c.key != "" {
 			args = append(args, "-key="+w.c.key)
 		}
@@ -182,6 +222,7 @@ func (w *queueWorker) fixer(ctx context.Context, run pgqueue.Run) (*fixer, error
 			return
 		}
 		c.shared = w.sh
+		c.adopt(&w.c.own)
 		sv, err := c.dial()
 		if err != nil {
 			r.err = fmt.Errorf("the run's services: %w: %w", err, pgqueue.ErrPermanent)
@@ -213,4 +254,13 @@ func (w *queueWorker) close() {
 			r.sv.close()
 		}
 	}
+}
+
+// errExtraArgs is the error of settings that hold arguments, not flags
+// alone; nil when fs holds none.
+func errExtraArgs(fs *flag.FlagSet) error {
+	if fs.NArg() == 0 {
+		return nil
+	}
+	return fmt.Errorf("argument %s: settings are flags", quoteArg(fs.Arg(0)))
 }

@@ -125,7 +125,9 @@ func TestFixQueueLive(t *testing.T) {
 		return n
 	}
 	plain, _ := fixResults(t, in, append(live, "-no-cache", "-key", "k", "-cx", "c")...)
-	startWorkers(t, dsn, 2, "-key", "k", "-cx", "c")
+	// What the workers may reach and where their keys go are theirs to
+	// say, not the run's.
+	startWorkers(t, dsn, 2, "-key", "k", "-cx", "c", "-allow-private", "-search-url", engine.URL)
 	before := sent()
 	queued, _ := fixResults(t, in, append(live, "-queue", "-key", "k", "-cx", "c")...)
 	first := sent() - before
@@ -165,6 +167,7 @@ func TestQueueUsage(t *testing.T) {
 		{"worker", "-store", "postgres://db.example/web", "-concurrency", "0"},
 		{"worker", "-store", "postgres://db.example/web", "-job-timeout", "0s"},
 		{"worker", "-store", "postgres://db.example/web", "extra"},
+		{"worker", "-store", "postgres://db.example/web", "-proxy", "socks5://127.0.0.1:1080"},
 	} {
 		r := runArgs(t, args...)
 		if r.code != exitUsage {
@@ -175,14 +178,23 @@ func TestQueueUsage(t *testing.T) {
 }
 
 // TestQueueSettings keeps out of the database what is the process's own
-// (input, output, store, keys) and keeps what the workers need.
+// (input, output, store, keys) and what is each worker's own (what its
+// requests may reach, where its keys go), and keeps what the workers
+// need.
 func TestQueueSettings(t *testing.T) {
 	fs, _ := fixFlags()
 	require.NoError(t, fs.Parse([]string{"-store", "postgres://u:secret@db/web", "-queue", "-key", "k3y", "-threshold", "0.7",
-		"-search", "brave", "-cache", "", "-out", "x.jsonl", "-backlinks-from", "store,mediawiki"}))
-	got := queueSettings(fs)
-	want := []string{"-backlinks-from=store,mediawiki", "-no-cache=true", "-search=brave", "-threshold=0.7"}
+		"-search", "brave", "-cache", "", "-out", "x.jsonl", "-backlinks-from", "store,mediawiki",
+		"-allow-private", "-proxy", "http://127.0.0.1:3128", "-ca", "ca.pem", "-search-url", "http://127.0.0.1:1/",
+		"-archive", "ccindex", "-archive-url", "http://127.0.0.1:2/", "-archive-data-url", "http://127.0.0.1:3/",
+		"-mediawiki-api", "http://127.0.0.1:4/api.php"}))
+	got, owned := queueSettings(fs)
+	want := []string{"-archive=ccindex", "-backlinks-from=store,mediawiki", "-no-cache=true", "-search=brave", "-threshold=0.7"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("settings (-want +got):\n%s", d)
+	}
+	wantOwned := []string{"-allow-private", "-archive-data-url", "-archive-url", "-ca", "-mediawiki-api", "-proxy", "-search-url"}
+	if d := cmp.Diff(wantOwned, owned); d != "" {
+		t.Errorf("the worker's own (-want +got):\n%s", d)
 	}
 }

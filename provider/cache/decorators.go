@@ -38,12 +38,21 @@ func Remember[T any](d Records, kind, key string, ask func() (T, error)) (T, err
 
 // remember is Remember, storing only the answers keep accepts.
 func remember[T any](d Records, kind, key string, ask func() (T, error), keep func(T) bool) (T, error) {
+	return rememberIf(d, kind, key, ask, keep, keep)
+}
+
+// rememberIf is remember, using only the records use accepts: another
+// is a miss, counted as corrupt by a Dir, and asked again.
+func rememberIf[T any](d Records, kind, key string, ask func() (T, error), keep, use func(T) bool) (T, error) {
 	var v T
 	if none(d) {
 		return ask()
 	}
 	if getJSON(d, kind, key, &v) {
-		return v, nil
+		if use(v) {
+			return v, nil
+		}
+		miss(d)
 	}
 	v, err := ask()
 	if err == nil && keep(v) {
@@ -89,11 +98,22 @@ func (f *Fetcher) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	if most <= 0 {
 		most = DefaultMaxBody
 	}
-	return remember(f.Dir, kind, key(f.Name, uri), func() (*filter.Page, error) {
+	return rememberIf(f.Dir, kind, key(f.Name, uri), func() (*filter.Page, error) {
 		return f.Fetcher.Fetch(ctx, uri)
 	}, func(p *filter.Page) bool {
 		return p != nil && !retry.Status(p.Status) && len(p.Body) <= most
-	})
+	}, fetched)
+}
+
+// fetched reports whether a kept page is one a fetch can give: it came
+// from an http or https URI (or says not where). A record of a page from
+// a javascript: URI, say, was planted, and is not used.
+func fetched(p *filter.Page) bool {
+	if p == nil || p.URI == "" {
+		return p != nil
+	}
+	u, err := url.Parse(p.URI)
+	return err == nil && (strings.EqualFold(u.Scheme, "http") || strings.EqualFold(u.Scheme, "https")) && u.Host != ""
 }
 
 // Searcher is a lexsig.Searcher that keeps the answers of another in a

@@ -43,7 +43,8 @@ type Dir struct {
 
 // New returns the Dir at path, whose records are used for maxAge after
 // they were stored (zero or less means DefaultMaxAge). It touches no file:
-// the directory is made, with mode 0700, by the first Put.
+// the directory is made, with mode 0700, by the first Put. It trusts the
+// directory: Open refuses one that another user could write.
 func New(path string, maxAge time.Duration) *Dir {
 	if maxAge <= 0 {
 		maxAge = DefaultMaxAge
@@ -165,16 +166,22 @@ func (d *Dir) put(kind, key string, value []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	tmp, err := os.CreateTemp(dir, tmpPrefix+"*")
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // after the rename there is nothing to remove
-	if _, err := tmp.Write(encode(key, d.now(), value)); err != nil {
+	now := d.now()
+	if _, err := tmp.Write(encode(key, now, value)); err != nil {
 		tmp.Close()
 		return fmt.Errorf("cache: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	// The file's time is the record's, which Prune reads without
+	// opening the file.
+	if err := os.Chtimes(tmp.Name(), now, now); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
@@ -275,14 +282,20 @@ func getJSON(r Records, kind, key string, v any) bool {
 		return false
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		if d, ok := r.(*Dir); ok {
-			d.stats.corrupt.Add(1)
-			d.stats.hits.Add(-1)
-			d.stats.misses.Add(1)
-		}
+		miss(r)
 		return false
 	}
 	return true
+}
+
+// miss counts a record r gave as a hit as a corrupt record and a miss
+// instead (when r is a Dir).
+func miss(r Records) {
+	if d, ok := r.(*Dir); ok {
+		d.stats.corrupt.Add(1)
+		d.stats.hits.Add(-1)
+		d.stats.misses.Add(1)
+	}
 }
 
 // putJSON stores v's JSON under kind and key in r; errors are counted in a

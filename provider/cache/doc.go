@@ -39,12 +39,18 @@
 // Name each service's answers apart (Searcher.Name, Backlinks.Name,
 // Fetcher.Kind): a cache shared by two engines must not answer one's
 // query with the other's results. Choose MaxAge for how fast the answers
-// go stale; DefaultMaxAge is 30 days.
+// go stale; DefaultMaxAge is 30 days. Open the directory with Open,
+// which refuses one that another user could write (a record planted
+// there would be an answer), rather than New, which trusts it. Call
+// Prune to remove expired records and bound the directory's size
+// (relink does on start, with -cache-max).
+//
+// A kept page that came from a URI that is not http(s) is never used.
 //
 // # What it does not do
 //
-// It does not bound the directory's size nor remove expired files (delete
-// the directory to empty it), join concurrent misses of one key into one
+// It does not remove expired files or bound the size by itself (Prune
+// does, when called), join concurrent misses of one key into one
 // request, or keep anything in memory. relink fix keeps document
 // frequencies in their own cache, provider/dfcache, whose values are kept
 // by source name and batched in one file; DF is for records shared by

@@ -66,10 +66,12 @@ type options struct {
 	kill                                           bool
 	// live is -live: the SQLite store of the moved web (-after) served
 	// by lab/localweb as the web, -before as the archive; liveArgs are
-	// the flags that send fix and the workers there.
-	after    string
-	live     bool
-	liveArgs []string
+	// the flags that send fix there, workerArgs those that send the
+	// workers (a worker takes its proxy and CAs from its own flags).
+	after      string
+	live       bool
+	liveArgs   []string
+	workerArgs []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -352,6 +354,9 @@ func serveLocalWeb(o *options) (stop func(), err error) {
 		return nil, err
 	}
 	o.liveArgs = []string{"-fetch", "web", "-search", "marginalia", "-archive", "wayback", "-proxy", srv.ProxyURL().String(), "-ca", ca, "-rate", "inf", "-archive-rate", "inf"}
+	// What a worker's requests may reach is its own to say, not the
+	// queued run's: the workers are given the proxy and its CA too.
+	o.workerArgs = []string{"-proxy", srv.ProxyURL().String(), "-ca", ca}
 	return func() { srv.Close(); web.Close(); archive.Close() }, nil
 }
 
@@ -390,7 +395,8 @@ func (b *runner) queued(ctx context.Context, name string, n int, plain []repair.
 	}
 	// The queue's schema is made by fix; the workers start once it is.
 	for range n {
-		w := exec.CommandContext(ctx, b.o.relink, "worker", "-store", b.o.dsn, "-concurrency", strconv.Itoa(b.o.concurrency), "-job-timeout", "20s")
+		args := append([]string{"worker", "-store", b.o.dsn, "-concurrency", strconv.Itoa(b.o.concurrency), "-job-timeout", "20s"}, b.o.workerArgs...)
+		w := exec.CommandContext(ctx, b.o.relink, args...)
 		w.Stderr = io.Discard
 		if err := w.Start(); err != nil {
 			return Run{}, err
