@@ -145,6 +145,7 @@ type fixConfig struct {
 	liveConfig
 	storePath, in, format, output, out string
 	state, rewrite, base, decisions    string
+	rewriteJSON                        string
 	site                               string
 	write                              bool
 	threshold                          float64
@@ -172,6 +173,7 @@ func fixFlags() (*flag.FlagSet, *fixConfig) {
 	fs.StringVar(&c.state, "state", "", "journal `FILE` of the dead links done, to resume a run")
 	fs.StringVar(&c.rewrite, "rewrite", "", "replace the moved links in the Markdown, HTML and reST files under `DIR` (a diff; -write applies it)")
 	fs.BoolVar(&c.write, "write", false, "with -rewrite, write the files instead of printing a diff")
+	fs.StringVar(&c.rewriteJSON, "rewrite-json", "", "with -rewrite, also write its summary as JSON to `FILE`: links replaced, files changed and scanned, and every file left alone with why")
 	fs.StringVar(&c.base, "base", "", "with -rewrite, the `URL` the directory is served at, for relative links")
 	fs.StringVar(&c.decisions, "decisions", "", "with -rewrite, apply only the repairs accepted in `FILE` (written by a review)")
 	fs.Var(&c.failOn, "fail-on", "exit 3 when a dead link ends with one of these `verdicts` (gone,unknown; also moved, alive)")
@@ -233,8 +235,8 @@ func parseFix(args []string) (*fixConfig, error) {
 		if _, err := (repair.Redirects{Site: c.site, Format: out}).Write(io.Discard, nil); err != nil {
 			return nil, usage(fmt.Errorf("-site %s: %w", quoteArg(c.site), err))
 		}
-	case c.rewrite == "" && (set["write"] || set["base"] || set["decisions"]):
-		return nil, usagef("-write, -base and -decisions need -rewrite DIR")
+	case c.rewrite == "" && (set["write"] || set["base"] || set["decisions"] || set["rewrite-json"]):
+		return nil, usagef("-write, -base, -decisions and -rewrite-json need -rewrite DIR")
 	}
 	if c.base != "" {
 		if _, err := webTarget("-base", c.base); err != nil {

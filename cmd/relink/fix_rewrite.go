@@ -1,8 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/linkrot/relink/internal/atomicfile"
 
 	"github.com/linkrot/relink/repair"
 )
@@ -75,6 +79,19 @@ func rewrite(e *env, c *fixConfig, results []repair.Result, decisions map[string
 	fmt.Fprintln(e.stderr)
 	for _, f := range sum.LeftAlone {
 		fmt.Fprintf(e.stderr, "relink fix: -rewrite %s: left alone %s: %s\n", c.rewrite, f.Path, f.Why)
+	}
+	if c.rewriteJSON != "" {
+		write := func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(struct {
+				Written bool `json:"written"`
+				repair.Summary
+			}{c.write, sum})
+		}
+		if err := atomicfile.Write(c.rewriteJSON, 0o644, write); err != nil {
+			return fmt.Errorf("-rewrite-json %s: %w", c.rewriteJSON, err)
+		}
 	}
 	if err := rep.Err(); err != nil {
 		return fmt.Errorf("-rewrite %s: %w", c.rewrite, err)

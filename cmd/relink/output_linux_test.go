@@ -123,7 +123,14 @@ func TestFixRewriteSummary(t *testing.T) {
 	write("binary.md", doc+"\x00")
 	write("big.md", doc+strings.Repeat("x", 9<<20))
 	require.NoError(t, os.Symlink("bread.md", filepath.Join(dir, "alias.md")))
-	r := mustRunIn(t, fixMoved+"\n", "fix", "-store", db, "-rewrite", dir, "-write")
+	summary := filepath.Join(t.TempDir(), "rewrite.json")
+	r := mustRunIn(t, fixMoved+"\n", "fix", "-store", db, "-rewrite", dir, "-write", "-rewrite-json", summary)
+	data, err := os.ReadFile(summary)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"written": true, "scanned": 1, "files": 1, "links": 1, "links_left": 0, "left_alone": [
+		{"path": "alias.md", "why": "symbolic link, not followed"},
+		{"path": "big.md", "why": "too large: 9437264 bytes, over the limit of 8388608"},
+		{"path": "binary.md", "why": "binary (it holds a NUL byte)"}]}`, string(data), "-rewrite-json")
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	require.Contains(t, r.stderr, "replaced 1 links in 1 of 1 files (0 links left alone, to edit by hand); 3 files left alone:\n")
 	for _, want := range []string{
