@@ -117,6 +117,11 @@ func (rd Redirects) Write(w io.Writer, results []Result) ([]Skipped, error) {
 			skip(r, "the new URI is not an absolute URL")
 			continue
 		}
+		if _, ok := n.User.Password(); ok {
+			r.URI = n.Redacted()
+			skip(r, "the new URI holds a password, which a server's map is no place for")
+			continue
+		}
 		if u.RawQuery != "" || u.ForceQuery {
 			skip(r, "the dead URL has a query, which the map's key does not hold")
 			continue

@@ -113,3 +113,18 @@ func TestRedirectsSite(t *testing.T) {
 	_, err := repair.Redirects{Site: "old.example", Format: repair.OutputCSV}.Write(&bytes.Buffer{}, results)
 	require.ErrorIs(t, err, repair.ErrOutput)
 }
+
+// TestRedirectsPassword: a new URI holding a password is skipped, and the
+// comment that says so holds it redacted (issue 23, item 14).
+func TestRedirectsPassword(t *testing.T) {
+	for _, format := range []repair.Output{repair.OutputNginx, repair.OutputApache, repair.OutputNetlify} {
+		var buf bytes.Buffer
+		skipped, err := repair.Redirects{Site: "old.example", Format: format}.Write(&buf, []repair.Result{
+			{Dead: "https://old.example/a.html", Verdict: repair.Moved, URI: "https://bob:secret@new.example/a/", Confidence: 1},
+		})
+		require.NoError(t, err)
+		require.Len(t, skipped, 1, "%s", format)
+		require.Contains(t, skipped[0].Reason, "password")
+		require.NotContains(t, buf.String(), "secret", "%s", format)
+	}
+}
