@@ -83,7 +83,7 @@ func TestFixUnsafeCache(t *testing.T) {
 			tc.setup(t, dir)
 			before := requests.Load()
 			r := runIn(t, dead+"\n", "fix", "-fetch", "web", "-allow-private", "-backlinks-from", "mediawiki",
-				"-mediawiki-api", srv.URL+"/api.php", "-search", "searxng", "-search-url", srv.URL, "-df", "search", "-cache", dir)
+				"-mediawiki-api", srv.URL+"/api.php", "-search", "google", "-key", "test-key", "-cx", "test-cx", "-search-url", srv.URL, "-df", "search", "-cache", dir)
 			if r.code != exitFailure || !strings.Contains(r.stderr, dir) || !strings.Contains(r.stderr, "remove it") {
 				t.Errorf("exit %d, stderr %q; want 1 and one line naming %s and what to do", r.code, r.stderr, dir)
 			}
@@ -108,7 +108,7 @@ func TestFixCachedMovedNotWeb(t *testing.T) {
 	require.NoError(t, os.Mkdir(dir, 0o700))
 	plantMoved(t, dir, &liveConfig{allowPrivate: true}, dead)
 	got, _ := fixResults(t, dead+"\n", "-fetch", "web", "-allow-private", "-backlinks-from", "mediawiki",
-		"-mediawiki-api", srv.URL+"/api.php", "-search", "searxng", "-search-url", srv.URL, "-df", "search", "-cache", dir, "-rate", "inf")
+		"-mediawiki-api", srv.URL+"/api.php", "-search", "google", "-key", "test-key", "-cx", "test-cx", "-search-url", srv.URL, "-df", "search", "-cache", dir, "-rate", "inf")
 	require.Len(t, got, 1)
 	if got[0].Verdict == repair.Moved || got[0].Verdict == repair.Alive || strings.Contains(got[0].URI, "javascript:") {
 		t.Errorf("result %+v, want no moved answer: the record is not the live page's", got[0])
@@ -212,6 +212,7 @@ var notAccessFlags = map[string]string{
 	"df": "where document frequencies come from", "df-table": "a file", "docs": "|D|: in the DF's source name",
 	"df-cache": "a file", "archive": "the archive: its name", "archive-url": "the archive's address: its name",
 	"archive-data-url": "the archive's data address: its name", "rate": "how fast, not what",
+	"archive-rate": "how fast, not what",
 	"fetch": "store or web: only the web is cached", "cache": "the cache itself", "cache-age": "how long",
 	"cache-max": "how much", "no-cache": "no cache", "backlinks-from": "which providers ask",
 	"mediawiki-api": "the wiki: its name", "mediawiki-article-path": "read from the wiki's answer",
@@ -354,10 +355,10 @@ func privateMemento(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case strings.HasPrefix(r.URL.Path, "/api/json/") && strings.HasSuffix(r.URL.Path, "/"+fixMoved):
+		case r.URL.Path == "/timemap/json/"+fixMoved: // MemGator's TimeMap
 			w.Header().Set("Content-Type", "application/json")
-			last := map[string]any{"datetime": "2019-05-01T08:30:00Z", "uri": []string{srv.URL + "/web/" + goodCapture + "/" + fixMoved}}
-			json.NewEncoder(w).Encode(map[string]any{"original_uri": fixMoved, "mementos": map[string]any{"last": last, "closest": last}})
+			last := map[string]any{"datetime": "2019-05-01T08:30:00Z", "uri": srv.URL + "/web/" + goodCapture + "/" + fixMoved}
+			json.NewEncoder(w).Encode(map[string]any{"original_uri": fixMoved, "mementos": map[string]any{"list": []any{last}, "last": last}})
 		case r.URL.Path == "/web/"+goodCapture+"id_/"+fixMoved:
 			copies.Add(1)
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -377,7 +378,7 @@ func TestFixArchiveCacheAllowPrivate(t *testing.T) {
 	db := buildFixStore(t, "https://example.org/")
 	srv, copies := privateMemento(t)
 	dir := filepath.Join(t.TempDir(), "cache")
-	args := []string{"-store", db, "-archive", "memento", "-archive-url", srv.URL, "-rate", "inf", "-cache", dir}
+	args := []string{"-store", db, "-archive", "memento", "-archive-url", srv.URL, "-rate", "inf", "-archive-rate", "inf", "-cache", dir}
 	first, _ := fixResults(t, fixMoved+"\n", append(args, "-allow-private")...)
 	if first[0].Archive == nil || copies.Load() != 1 {
 		t.Fatalf("with -allow-private: archive %+v after %d requests for the copy, want the copy read once", first[0].Archive, copies.Load())
