@@ -46,6 +46,9 @@ type fixer struct {
 	// results is the Finder's Results: how many results each query asks
 	// for.
 	results int
+	// site, without -store and -search, makes each dead link's site its
+	// index (fix_site.go); nil otherwise.
+	site *siteIndexes
 }
 
 // newFixer returns the fixer of the services sv and the store st (nil for
@@ -141,6 +144,9 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 	s := fx.strategy
 	var res *relink.Result
 	clues, err := f.Clues(ctx, target, s.Needs())
+	if err == nil && fx.site != nil {
+		err = fx.site.prepare(ctx, f, clues, old, r)
+	}
 	if err == nil {
 		var o *relink.Outcome
 		if o, err = s.Find(ctx, clues, f.Tools()); err == nil {
