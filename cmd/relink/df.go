@@ -12,7 +12,7 @@ import (
 )
 
 const dfHelp = `
-usage: relink df -store FILE|URL [-o FILE] [-min-docs 1] [-source NAME]
+usage: relink df -store FILE|URL [-out FILE] [-min-docs 1] [-source NAME]
 
 Df writes the document frequencies of a whole store as a table: for every
 term of the store's full-text index, the number of its pages that hold it,
@@ -31,7 +31,7 @@ its document frequency separated by a tab, the terms in byte order:
 
 Terms rarer than -min-docs pages are left out (a term missing from a table
 counts as in no page), which makes a table of a large store much smaller.
-The table is written to -o, replaced whole once complete, or to standard
+The table is written to -out, replaced whole once complete, or to standard
 output; a summary goes to standard error. The store is opened read-only.
 `
 
@@ -45,7 +45,7 @@ func dfFlags() (*flag.FlagSet, *dfTableConfig) {
 	var c dfTableConfig
 	fs := newFlagSet("df")
 	fs.StringVar(&c.storePath, "store", "", "store `FILE` or postgres:// URL to count in, opened read-only (required)")
-	fs.StringVar(&c.out, "o", "", "write the table to `FILE` (default standard output)")
+	fs.StringVar(&c.out, "out", "", "write the table to `FILE` (default standard output)")
 	fs.IntVar(&c.minDocs, "min-docs", 1, "leave out the terms of fewer `pages`")
 	fs.StringVar(&c.source, "source", "", "the source `name` in the header (default store:NAME, NAME the store's file name or database)")
 	return fs, &c

@@ -19,7 +19,7 @@ import (
 func TestDF(t *testing.T) {
 	db := buildStore(t)
 	out := filepath.Join(t.TempDir(), "site.df")
-	r := mustRun(t, "df", "-store", db, "-o", out)
+	r := mustRun(t, "df", "-store", db, "-out", out)
 	if r.stdout != "" || !strings.HasPrefix(r.stderr, "df: ") {
 		t.Errorf("stdout %q, stderr %q; want nothing and a summary", r.stdout, r.stderr)
 	}
@@ -88,7 +88,7 @@ func TestDFUsage(t *testing.T) {
 		{"argument", []string{"df", "-store", db, "extra"}, exitUsage, "unexpected argument"},
 		{"min-docs 0", []string{"df", "-store", db, "-min-docs", "0"}, exitUsage, "-min-docs"},
 		{"missing store", []string{"df", "-store", filepath.Join(t.TempDir(), "none.db")}, exitFailure, "none.db"},
-		{"unwritable output", []string{"df", "-store", db, "-o", filepath.Join(t.TempDir(), "no", "dir", "x.df")}, exitFailure, "x.df"},
+		{"unwritable output", []string{"df", "-store", db, "-out", filepath.Join(t.TempDir(), "no", "dir", "x.df")}, exitFailure, "x.df"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

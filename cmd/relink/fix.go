@@ -111,8 +111,8 @@ With -store alone the store serves as the whole web (pages, backlinks,
 search and document frequencies); -fetch web, -search ENGINE, -df and
 -archive replace parts of it, as for relink find (see relink help find).
 Without -store the backlinks are the report's sources (and -backlinks-from
-mediawiki) and pages come from the web. Without -store and -search, each
-dead link's own site is the index, with no key: its robots.txt sitemaps
+mediawiki) and pages come from the web. Without -store and -search (or
+with -search site), each dead link's own site is the index, with no key: its robots.txt sitemaps
 and a crawl of at most 100 pages a host (robots.txt, one request a second
 to a host or its Crawl-delay, never another host), led by the dead link's
 anchor texts, URL words and archived title, fill a store per host under
@@ -231,6 +231,14 @@ func parseFix(args []string) (*fixConfig, error) {
 		return nil, usagef("fix takes no arguments (the dead links come from standard input or -in), got %s", quoteArg(fs.Arg(0)))
 	}
 	set := setFlags(fs)
+	if c.search == siteSearch {
+		// The site index is no engine: it is what serves without -store
+		// and -search (checkNoStore), named.
+		if c.storePath != "" {
+			return nil, usagef("-search site is without -store: the store searches itself")
+		}
+		c.search = "store"
+	}
 	if err := c.check(set); err != nil {
 		return nil, err
 	}

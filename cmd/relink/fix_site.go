@@ -27,6 +27,10 @@ import (
 // siteDir is the directory of the site indexes below -cache.
 const siteDir = "sites"
 
+// siteSearch is fix's -search value for the site index, its default
+// without -store.
+const siteSearch = "site"
+
 // errNoSitePages is the error of a dead link whose site gave no page.
 var errNoSitePages = errors.New("the site index holds no page")
 

@@ -74,6 +74,10 @@ func TestFixSiteIndex(t *testing.T) {
 		t.Fatalf("%d results: %+v\n%s", len(got), got, stderr)
 	}
 	moved, gone := got[0], got[1]
+	named, _ := fixResults(t, in, "-format", "pairs", "-allow-private", "-rate", "inf", "-concurrency", "1", "-search", "site")
+	if len(named) != 2 || named[0].URI != got[0].URI || named[1].Verdict != got[1].Verdict {
+		t.Errorf("-search site gives %+v, the default %+v", named, got)
+	}
 	if moved.Verdict != repair.Moved || moved.URI != srv.URL+"/recipes/sourdough-starter-feeding-schedule.html" {
 		t.Errorf("moved guide: %s %s (%v), evidence %+v, backlinks %+v", moved.Verdict, moved.URI, moved.Error, moved.Evidence, moved.Backlinks)
 	}

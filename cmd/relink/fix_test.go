@@ -534,6 +534,7 @@ func TestFixErrors(t *testing.T) {
 		{"bad base", "", []string{"-store", db, "-rewrite", dir, "-base", "docs/"}, exitUsage, "-base"},
 		{"no store, no fetch", "", []string{"-search", "brave", "-key", "k"}, exitUsage, "-fetch web"},
 		{"no store, no search, fetch store", "", []string{"-fetch", "store"}, exitUsage, "-fetch store needs -store"},
+		{"search site with a store", "", []string{"-store", db, "-search", "site"}, exitUsage, "-search site is without -store"},
 		{"no store, no search, df search", "", []string{"-df", "search"}, exitUsage, "-df search needs -search"},
 		{"no store, no search, df cache", "", []string{"-df-cache", filepath.Join(dir, "df.db")}, exitUsage, "-df-cache"},
 		{"no store, df store", "", []string{"-fetch", "web", "-search", "brave", "-key", "k"}, exitUsage, "-df"},
