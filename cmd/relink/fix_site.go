@@ -48,8 +48,8 @@ type siteIndexes struct {
 }
 
 // newSiteIndexes makes the site index of a run: its stores under -cache
-// (or a temporary directory without one), its crawls through the live web
-// client sv.web, counted as fetches.
+// (or a temporary directory without one), its crawls through the run's
+// fetcher (the live web client behind the cache), counted as fetches.
 func newSiteIndexes(sv *services, c *fixConfig) (*siteIndexes, error) {
 	si := &siteIndexes{fetcher: countingFetcher{f: sv.fetcher, service: serviceFetch}, siteDF: c.dfKind == "store"}
 	dir := ""
@@ -62,7 +62,7 @@ func newSiteIndexes(sv *services, c *fixConfig) (*siteIndexes, error) {
 		}
 		dir, si.tmp = tmp, tmp
 	}
-	si.index = &siteidx.Index{Dir: dir, MaxAge: c.cacheAge, Crawler: &siteidx.Crawler{Fetcher: crawlFetcher{sv.web}}}
+	si.index = &siteidx.Index{Dir: dir, MaxAge: c.cacheAge, Crawler: &siteidx.Crawler{Fetcher: crawlFetcher{pages: sv.fetcher, robots: sv.web}}}
 	return si, nil
 }
 
@@ -75,21 +75,23 @@ func (si *siteIndexes) close() error {
 	return err
 }
 
-// crawlFetcher is the live web client as the crawl's fetcher, every
-// request counted as a fetch of the dead link it is crawled for.
+// crawlFetcher is the crawl's fetcher: the run's pages (the live web
+// client behind the cache, so that a page the crawl fetched is not asked
+// for again when the Finder checks it as a candidate, nor by the next run
+// within -cache-age, 404s included) and the live client's robots.txt
+// Sitemap lines, every request counted as a fetch of the dead link it is
+// crawled for.
 type crawlFetcher struct {
-	c interface {
-		filter.Fetcher
-		siteidx.SitemapLister
-	}
+	pages  filter.Fetcher
+	robots siteidx.SitemapLister
 }
 
 func (f crawlFetcher) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
-	return f.c.Fetch(countAs(ctx, serviceFetch), uri)
+	return f.pages.Fetch(countAs(ctx, serviceFetch), uri)
 }
 
 func (f crawlFetcher) Sitemaps(ctx context.Context, uri string) ([]string, error) {
-	return f.c.Sitemaps(countAs(ctx, serviceFetch), uri)
+	return f.robots.Sitemaps(countAs(ctx, serviceFetch), uri)
 }
 
 // prepare crawls the site of the dead link clues.URI with what clues
