@@ -24,9 +24,9 @@ import (
 
 // Defaults of Config.
 const (
-	DefaultEngine      = "google"
+	DefaultEngine = "google"
 	// SiteEngine is Config.Engine for relink fix's -search site.
-	SiteEngine = "site"
+	SiteEngine         = "site"
 	DefaultConcurrency = 2
 )
 
