@@ -90,6 +90,9 @@ type hostIndex struct {
 	state hostState
 	// sitemap are the host's sitemap URLs, once read (Report.Sitemap).
 	sitemap []string
+	// caughtUp reports that the WARC files found in dir when it was
+	// opened have been ingested.
+	caughtUp bool
 }
 
 // hostState is the content of state.json.
@@ -149,6 +152,18 @@ func (x *Index) Build(ctx context.Context, job Job, confident Confident) (*Site,
 	}
 	if job.Sitemap == nil {
 		job.Sitemap = h.sitemap
+	}
+	if !h.caughtUp {
+		// A crawl of an earlier run cut short may have left pages not
+		// yet in the store; later ingests read this run's files alone.
+		paths, err := crawlFiles(h.dir)
+		if err == nil {
+			err = ingestFiles(ctx, h, paths)
+		}
+		if err != nil {
+			return nil, err
+		}
+		h.caughtUp = true
 	}
 	cr := &hostCrawl{x: x, h: h, confident: confident}
 	job.Known = cr.known
@@ -228,9 +243,10 @@ func (x *Index) open(host string) (*hostIndex, error) {
 }
 
 // hostDir returns the directory name of host: the host with its port
-// after "_" (a colon is not allowed in Windows names).
+// after "_" (a colon is not allowed in Windows names), an IPv6 address's
+// brackets and colons written "_".
 func hostDir(host string) string {
-	return strings.NewReplacer(":", "_", "/", "_", "\\", "_").Replace(host)
+	return strings.NewReplacer(":", "_", "/", "_", "\\", "_", "[", "_", "]", "_").Replace(host)
 }
 
 // readSitemap returns the sitemap URLs kept in dir, or nil when none were
@@ -322,17 +338,41 @@ func (cr *hostCrawl) visit(ctx context.Context, page *filter.Page) (bool, error)
 	return cr.confident != nil && cr.confident(ctx, cr.h.store), nil
 }
 
-// ingest brings the store up to date with the host's WARC files; those
-// already ingested and unchanged are passed over by the store.
+// ingest brings the store up to date with the crawl's WARC file. Only
+// this file: the store checks every file it is given against the digest
+// of what it read before, so giving it the host's every file would read
+// them all again at each ingest.
 func (cr *hostCrawl) ingest(ctx context.Context) error {
 	cr.pending = 0
-	paths, err := filepath.Glob(filepath.Join(cr.h.dir, warcGlob))
+	return ingestFiles(ctx, cr.h, []string{cr.file.Name()})
+}
+
+// crawlFiles returns the paths of the crawls' WARC files in dir, oldest
+// first (their names hold their start time). The names are matched, not
+// the path: a directory's name may hold glob characters.
+func crawlFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("site: %w", err)
+	}
+	var paths []string
+	for _, e := range entries {
+		if ok, _ := filepath.Match(warcGlob, e.Name()); ok && e.Type().IsRegular() {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
 	}
 	sort.Strings(paths)
-	if _, err := cr.h.store.IngestWARC(ctx, paths, store.IngestOptions{Workers: 1}); err != nil {
-		return fmt.Errorf("site: ingest %s: %w", cr.h.dir, err)
+	return paths, nil
+}
+
+// ingestFiles ingests the WARC files paths into h's store; those already
+// ingested and unchanged are passed over by the store.
+func ingestFiles(ctx context.Context, h *hostIndex, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	if _, err := h.store.IngestWARC(ctx, paths, store.IngestOptions{Workers: 1}); err != nil {
+		return fmt.Errorf("site: ingest %s: %w", h.dir, err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/provider/warc"
 )
 
 // search returns the paths of the store's results for terms.
@@ -157,5 +159,55 @@ func TestIndexErrors(t *testing.T) {
 	x := &Index{Dir: t.TempDir(), Crawler: &Crawler{Fetcher: testClient(t)}}
 	if _, err := x.Build(ctx, Job{Missing: "mailto:a@example.org"}, nil); !errors.Is(err, ErrBadJob) {
 		t.Errorf("bad URI: %v, want ErrBadJob", err)
+	}
+}
+
+// TestIndexCatchUp checks that the pages of a crawl cut short before its
+// ingest (a WARC file the store has not read) are in the store once the
+// host is opened again.
+func TestIndexCatchUp(t *testing.T) {
+	s := newSite(t, map[string]string{"/": page("Home")})
+	dir := t.TempDir()
+	ctx := context.Background()
+	x := &Index{Dir: dir, Crawler: &Crawler{Fetcher: testClient(t)}}
+	if _, err := x.Build(ctx, Job{Missing: s.srv.URL + "/gone"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, hostDir(s.host()), "crawl-20000101T000000.000000000.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := warc.NewWriter(f, true)
+	body := []byte(page("Frobnicator handbook"))
+	if err := w.WriteResponse(s.srv.URL+"/handbook", time.Now(), 200, http.Header{"Content-Type": {"text/html"}}, body); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	x = &Index{Dir: dir, Crawler: &Crawler{Fetcher: testClient(t)}}
+	defer x.Close()
+	site, err := x.Build(ctx, Job{Missing: s.srv.URL + "/gone"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := search(t, site.Store, "frobnicator", "handbook"); !slices.Contains(got, s.srv.URL+"/handbook") {
+		t.Errorf("search = %v, want the page of the cut crawl", got)
+	}
+}
+
+// TestHostDir checks that every host gets a plain directory name.
+func TestHostDir(t *testing.T) {
+	for host, want := range map[string]string{
+		"example.org":      "example.org",
+		"example.org:8080": "example.org_8080",
+		"[::1]:8080":       "___1__8080",
+	} {
+		if got := hostDir(host); got != want {
+			t.Errorf("hostDir(%q) = %q, want %q", host, got, want)
+		}
 	}
 }
