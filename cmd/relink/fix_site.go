@@ -34,9 +34,21 @@ const siteSearch = "site"
 // errNoSitePages is the error of a dead link whose site gave no page.
 var errNoSitePages = errors.New("the site index holds no page")
 
+// The crawl budgets: each dead link brings perLinkBudget requests to its
+// host's budget for the run, at most maxHostBudget (at one request a
+// second, 33 minutes of one host). The first crawl of a host may spend
+// the whole when no answer is confident; the host's later dead links then
+// find its pages stored. A host of the dev corpus has 100 to 1,200 pages.
+const (
+	perLinkBudget = siteidx.DefaultBudget
+	maxHostBudget = 2000
+)
+
 // siteIndexes is fix's site index: one crawl per dead link, sharing each
 // host's store across the run's dead links and later runs.
 type siteIndexes struct {
+	// links counts the run's dead links by host (expect).
+	links map[string]int
 	index *siteidx.Index
 	// fetcher reads the backlink pages again, from the cache, for their
 	// links to the dead link's host.
@@ -64,6 +76,26 @@ func newSiteIndexes(sv *services, c *fixConfig) (*siteIndexes, error) {
 	}
 	si.index = &siteidx.Index{Dir: dir, MaxAge: c.cacheAge, Crawler: &siteidx.Crawler{Fetcher: crawlFetcher{pages: sv.fetcher, robots: sv.web}}}
 	return si, nil
+}
+
+// expect counts the run's dead links by host, for the hosts' budgets.
+func (si *siteIndexes) expect(links []repair.DeadLink) {
+	si.links = map[string]int{}
+	for _, l := range links {
+		if u, err := url.Parse(l.URL); err == nil {
+			si.links[strings.ToLower(u.Host)]++
+		}
+	}
+}
+
+// hostBudget returns the requests the run's crawls of uri's host may send
+// together.
+func (si *siteIndexes) hostBudget(uri string) int {
+	n := 1
+	if u, err := url.Parse(uri); err == nil {
+		n = max(n, si.links[strings.ToLower(u.Host)])
+	}
+	return min(maxHostBudget, perLinkBudget*n)
 }
 
 // close closes the stores, and removes a temporary directory.
@@ -99,7 +131,7 @@ func (f crawlFetcher) Sitemaps(ctx context.Context, uri string) ([]string, error
 // Searcher, and its DF unless -df table, at the site's store. What the
 // crawl did goes to r's evidence.
 func (si *siteIndexes) prepare(ctx context.Context, f *relink.Finder, clues *relink.Clues, archived *filter.Page, r *repair.Result) error {
-	job := siteidx.Job{Missing: clues.URI, Clues: siteidx.Clues{URI: clues.URI}}
+	job := siteidx.Job{Missing: clues.URI, Clues: siteidx.Clues{URI: clues.URI}, HostBudget: si.hostBudget(clues.URI)}
 	for _, p := range clues.Phrases() {
 		job.Clues.Anchors = append(job.Clues.Anchors, strings.Join(p.Words, " "))
 	}

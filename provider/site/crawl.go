@@ -143,6 +143,18 @@ type Job struct {
 	// sitemap's: the same-host links of the pages that link to Missing.
 	// Links to Missing's old host follow a domain change to the new one.
 	Seeds []Link
+	// Budget, when above zero, is this crawl's page budget instead of
+	// Crawler.Budget.
+	Budget int
+	// HostBudget, for Index.Build, bounds the requests all the Index's
+	// crawls of the host send together (Report.Requests: pages, sitemap
+	// files, robots.txt): when above zero, a crawl's page budget is what
+	// is left of it (and a crawl with none left sends nothing: the store
+	// answers as it is). A caller that knows how many
+	// dead links a host has gives it a budget for them all, which the
+	// first crawl may spend when no answer is confident and the later
+	// ones find stored.
+	HostBudget int
 	// Sitemap, when not nil, are the host's sitemap URLs an earlier crawl
 	// read (Report.Sitemap): they are queued and the sitemaps are not
 	// fetched again.
@@ -362,7 +374,7 @@ func (cr *crawl) visit(ctx context.Context, uri string, root bool) error {
 			return nil
 		}
 	}
-	if cr.fetched >= cr.c.budget() {
+	if cr.spent() >= cr.budget() {
 		return errStop(StopBudget)
 	}
 	page, err := cr.fetch(ctx, uri)
@@ -420,7 +432,7 @@ func (cr *crawl) fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	cr.fetched++
 	cr.rep.Requests++
 	page, err := cr.c.Fetcher.Fetch(ctx, uri)
-	if err != nil || page.Status != http.StatusNotFound || cr.fetched >= cr.c.budget() {
+	if err != nil || page.Status != http.StatusNotFound || cr.spent() >= cr.budget() {
 		return page, err
 	}
 	u, perr := url.Parse(uri)
@@ -431,6 +443,18 @@ func (cr *crawl) fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	cr.fetched++
 	cr.rep.Requests++
 	return cr.c.Fetcher.Fetch(ctx, u.String())
+}
+
+// budget returns the crawl's budget: Job.Budget, else Crawler.Budget.
+func (cr *crawl) budget() int { return orDefault(cr.job.Budget, cr.c.budget()) }
+
+// spent returns what the crawl spent of its budget: the pages fetched,
+// or, under a host budget (Job.HostBudget), every request.
+func (cr *crawl) spent() int {
+	if cr.job.HostBudget > 0 {
+		return cr.rep.Requests
+	}
+	return cr.fetched
 }
 
 // fail counts a failed fetch, and stops the crawl at MaxFailures in a row.

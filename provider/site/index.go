@@ -90,6 +90,9 @@ type hostIndex struct {
 	state hostState
 	// sitemap are the host's sitemap URLs, once read (Report.Sitemap).
 	sitemap []string
+	// spent counts the requests of this Index's crawls of the host
+	// (Job.HostBudget).
+	spent int
 	// caughtUp reports that the WARC files found in dir when it was
 	// opened have been ingested.
 	caughtUp bool
@@ -165,6 +168,12 @@ func (x *Index) Build(ctx context.Context, job Job, confident Confident) (*Site,
 		}
 		h.caughtUp = true
 	}
+	if job.HostBudget > 0 {
+		job.Budget = job.HostBudget - h.spent
+		if job.Budget <= 0 {
+			return &Site{Host: host, Store: h.store, Report: &Report{Host: host, Stopped: StopBudget}}, nil
+		}
+	}
 	cr := &hostCrawl{x: x, h: h, confident: confident}
 	job.Known = cr.known
 	job.Visit = cr.visit
@@ -175,6 +184,7 @@ func (x *Index) Build(ctx context.Context, job Job, confident Confident) (*Site,
 	if err != nil {
 		return nil, err
 	}
+	h.spent += rep.Requests
 	if rep.Sitemap != nil {
 		h.sitemap = rep.Sitemap
 		if err := writeSitemap(h.dir, rep.Sitemap); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -209,5 +210,34 @@ func TestHostDir(t *testing.T) {
 		if got := hostDir(host); got != want {
 			t.Errorf("hostDir(%q) = %q, want %q", host, got, want)
 		}
+	}
+}
+
+// TestIndexHostBudget checks that a host budget bounds the requests of all
+// the crawls of a host together: the first spends it, the next sends
+// nothing and answers from the store.
+func TestIndexHostBudget(t *testing.T) {
+	pages := map[string]string{"/": page("Home", "/p0", "P")}
+	for i := range 30 {
+		pages["/p"+strconv.Itoa(i)] = page("P", "/p"+strconv.Itoa(i+1), "P")
+	}
+	s := newSite(t, pages)
+	x := &Index{Dir: t.TempDir(), Crawler: &Crawler{Fetcher: testClient(t)}}
+	defer x.Close()
+	ctx := context.Background()
+	first, err := x.Build(ctx, Job{Missing: s.srv.URL + "/a", HostBudget: 8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := len(s.paths())
+	second, err := x.Build(ctx, Job{Missing: s.srv.URL + "/b", HostBudget: 8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Report.Stopped != StopBudget || second.Report.Stopped != StopBudget || len(s.paths()) != asked {
+		t.Errorf("stopped %q then %q, requests %d then %d; want the budget spent by the first", first.Report.Stopped, second.Report.Stopped, asked, len(s.paths()))
+	}
+	if n := first.Report.Requests; n > 8 {
+		t.Errorf("first crawl sent %d requests, over the host budget 8", n)
 	}
 }
