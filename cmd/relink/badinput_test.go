@@ -182,7 +182,10 @@ func TestBadInput(t *testing.T) {
 		{name: "fix redirect map without site", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-o", "apache"} }, code: exitUsage},
 		{name: "fix fail-on unknown verdict", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-fail-on", "dead"} }, code: exitUsage},
 		{name: "fix write without rewrite", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.good, "-write"} }, code: exitUsage},
-		{name: "fix without store or live services", args: func(*fixture) []string { return []string{"fix"} }, code: exitUsage},
+		// Without -store, fix works on the live web with no flag (the site
+		// index); pages from a store need one.
+		{name: "fix without store, pages from the store", args: func(*fixture) []string { return []string{"fix", "-fetch", "store"} }, code: exitUsage},
+		{name: "fix without store or live services", args: func(*fixture) []string { return []string{"fix"} }, code: exitOK},
 		{name: "fix missing store", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.missing} }, code: exitFailure},
 		{name: "fix empty store", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.empty} }, code: exitFailure},
 		{name: "fix truncated store", args: func(fx *fixture) []string { return []string{"fix", "-store", fx.truncated} }, code: exitFailure},

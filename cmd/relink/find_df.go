@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,14 +62,18 @@ func openDF(ctx context.Context, c dfConfig, view storeView, e *engine) (*dfSetu
 		df     lexsig.DF
 		source string
 	)
-	switch c.kind {
-	case "store":
+	switch {
+	case c.kind == "store" && view == nil:
+		// No store: fix's site index gives each dead link its site's
+		// numbers (fix_site.go); nothing may ask this one.
+		df, source = noStoreDF{}, "site"
+	case c.kind == "store":
 		docs, err := view.Docs(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("-df store: %w", err)
 		}
 		df, source = view, dfSourceName("store:"+storeLabel(c.storePath), docs)
-	case "search":
+	case c.kind == "search":
 		if e.hitCount == nil {
 			why := ""
 			if w := noHitCounts[e.name]; w != "" {
@@ -77,7 +82,7 @@ func openDF(ctx context.Context, c dfConfig, view storeView, e *engine) (*dfSetu
 			return nil, usagef("-df search: %s reports no hit counts%s; the engines that do are %s (or use -df store or -df table)", e.name, why, strings.Join(hitCountEngines, ", "))
 		}
 		df, source = e.hitCount.WithDocs(c.docs), dfSourceName(e.source, c.docs)
-	case "table":
+	case c.kind == "table":
 		f, err := os.Open(c.table)
 		if err != nil {
 			return nil, fmt.Errorf("-df-table: %w", err)
@@ -110,6 +115,16 @@ func openDF(ctx context.Context, c dfConfig, view storeView, e *engine) (*dfSetu
 	s.df = lexsig.NewCache(df)
 	return s, nil
 }
+
+// noStoreDF is the DF of a run without a store where each dead link gets
+// its own (fix's site index): every lookup is an error.
+type noStoreDF struct{}
+
+// errNoStoreDF is noStoreDF's answer.
+var errNoStoreDF = errors.New("no store to take document frequencies from")
+
+func (noStoreDF) DocFreq(context.Context, string) (int64, error) { return 0, errNoStoreDF }
+func (noStoreDF) Docs(context.Context) (int64, error)            { return 0, errNoStoreDF }
 
 // dfSourceName names a DF's numbers in a DF cache: where they come from
 // and |D|, as in "google/|D|=4310000000", "searxng@search.example.org/|D|=…",

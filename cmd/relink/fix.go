@@ -119,8 +119,16 @@ With -store alone the store serves as the whole web (pages, backlinks,
 search and document frequencies); -fetch web, -search ENGINE, -df and
 -archive replace parts of it, as for relink find (see relink help find).
 Without -store the backlinks are the report's sources (and -backlinks-from
-mediawiki), and -fetch web, -search ENGINE and -df search or table are
-needed.
+mediawiki) and pages come from the web. Without -store and -search (or
+with -search site), each dead link's own site is the index, with no key: its robots.txt sitemaps
+and a crawl of at most 100 requests for each of the host's dead links,
+2,000 a host (robots.txt, one request a second to a host or its
+Crawl-delay, never another host), led by the dead link's
+anchor texts, URL words and archived title, fill a store per host under
+-cache (sites/, kept for -cache-age and shared by the host's dead links),
+which is searched and gives the document frequencies unless -df table; a
+root that redirects to another host has that host crawled. With -search
+ENGINE, -df search or table is needed.
 
 -queue, with a postgres:// -store, puts the dead links on a queue in the
 store's database instead of looking for them here, and waits for relink
@@ -158,6 +166,9 @@ type fixConfig struct {
 	queue     bool
 	settings  []string
 	workerOwn []string
+	// siteIndex: no -store and no -search, each dead link's site is the
+	// index (fix_site.go).
+	siteIndex bool
 }
 
 func fixFlags() (*flag.FlagSet, *fixConfig) {
@@ -194,6 +205,37 @@ func joinNames[S ~string](names []S) string {
 	return strings.Join(s, ", ")
 }
 
+// checkNoStore checks a command line without -store: with -search ENGINE
+// the engine searches and -df search or table is needed; without one the
+// site index serves (pages from the web, document frequencies the site's
+// unless -df table).
+func (c *fixConfig) checkNoStore(set map[string]bool) error {
+	if c.search != "store" {
+		for _, r := range []struct {
+			ok   bool
+			need string
+		}{
+			{c.fetch == "web", "-fetch web (pages come from the web)"},
+			{c.dfKind != "store", "-df search or -df table"},
+		} {
+			if !r.ok {
+				return usagef("without -store, %s is needed", r.need)
+			}
+		}
+		return nil
+	}
+	switch {
+	case set["fetch"] && c.fetch != "web":
+		return usagef("-fetch store needs -store")
+	case c.dfKind == "search":
+		return usagef("-df search needs -search ENGINE, whose hit counts it takes")
+	case c.dfKind == "store" && c.dfCache != "":
+		return usagef("-df-cache keeps one source's numbers: without -store and -search each site has its own (use -df table)")
+	}
+	c.fetch, c.siteIndex = "web", true
+	return nil
+}
+
 // parseFix parses and checks fix's command line.
 func parseFix(args []string) (*fixConfig, error) {
 	fs, c := fixFlags()
@@ -204,6 +246,14 @@ func parseFix(args []string) (*fixConfig, error) {
 		return nil, usagef("fix takes no arguments (the dead links come from standard input or -in), got %s", quoteArg(fs.Arg(0)))
 	}
 	set := setFlags(fs)
+	if c.search == siteSearch {
+		// The site index is no engine: it is what serves without -store
+		// and -search (checkNoStore), named.
+		if c.storePath != "" {
+			return nil, usagef("-search site is without -store: the store searches itself")
+		}
+		c.search = "store"
+	}
 	if err := c.check(set); err != nil {
 		return nil, err
 	}
@@ -252,17 +302,8 @@ func parseFix(args []string) (*fixConfig, error) {
 		return nil, usagef("-backlinks-from store needs -store")
 	}
 	if c.storePath == "" {
-		for _, r := range []struct {
-			ok   bool
-			need string
-		}{
-			{c.fetch == "web", "-fetch web (pages come from the web)"},
-			{c.search != "store", "-search ENGINE"},
-			{c.dfKind != "store", "-df search or -df table"},
-		} {
-			if !r.ok {
-				return nil, usagef("without -store, %s is needed", r.need)
-			}
+		if err := c.checkNoStore(set); err != nil {
+			return nil, err
 		}
 	}
 	if c.queue {
@@ -332,6 +373,17 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 	}
 
 	fx := newFixer(sv, st, c)
+	if c.siteIndex {
+		if fx.site, err = newSiteIndexes(sv, c); err != nil {
+			return err
+		}
+		fx.site.expect(links)
+		defer func() {
+			if cerr := fx.site.close(); err == nil && cerr != nil {
+				err = cerr
+			}
+		}()
+	}
 	start := time.Now()
 	var (
 		results []repair.Result

@@ -48,6 +48,9 @@ type fixer struct {
 	// results is the Finder's Results: how many results each query asks
 	// for.
 	results int
+	// site, without -store and -search, makes each dead link's site its
+	// index (fix_site.go); nil otherwise.
+	site *siteIndexes
 }
 
 // newFixer returns the fixer of the services sv and the store st (nil for
@@ -151,6 +154,9 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 		checked []repair.Evidence
 	)
 	clues, err := f.Clues(ctx, target, s.Needs())
+	if err == nil && fx.site != nil {
+		err = fx.site.prepare(ctx, f, clues, old, r)
+	}
 	if err == nil {
 		var o *relink.Outcome
 		if o, err = s.Find(ctx, clues, f.Tools()); err == nil {

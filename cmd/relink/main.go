@@ -10,6 +10,7 @@
 // The subcommands:
 //
 //	corpus     build a store from a manifest, a directory, WARC or WAT files
+//	df         write the document frequencies of a store as a table
 //	find       treat one URL as missing and look for it again
 //	fix        find where many dead links went, and repair them
 //	review     accept or reject fix's repairs on a local web page
@@ -92,6 +93,8 @@ func commands() []*command {
 	return []*command{
 		{name: "corpus", short: "build a store from a manifest, a directory, WARC or WAT files", run: runCorpus,
 			flags: func() *flag.FlagSet { fs, _ := corpusFlags(); return fs }, text: fixed(corpusHelp)},
+		{name: "df", short: "write the document frequencies of a store as a table", run: runDF,
+			flags: func() *flag.FlagSet { fs, _ := dfFlags(); return fs }, text: fixed(dfHelp)},
 		{name: "find", short: "treat one URL as missing and look for it again", run: runFind,
 			flags: func() *flag.FlagSet { fs, _ := findFlags(); return fs }, text: findText},
 		{name: "fix", short: "find where many dead links went, and repair them", run: runFix,

@@ -24,7 +24,9 @@ import (
 
 // Defaults of Config.
 const (
-	DefaultEngine      = "google"
+	DefaultEngine = "google"
+	// SiteEngine is Config.Engine for relink fix's -search site.
+	SiteEngine         = "site"
 	DefaultConcurrency = 2
 )
 
@@ -48,7 +50,9 @@ type Config struct {
 	Seed    uint64
 	// Engine is the search engine relink fix is given (-search), reached
 	// at its real host through localweb's proxy; empty means
-	// DefaultEngine.
+	// DefaultEngine. SiteEngine runs fix with no engine and no key: each
+	// dead link's own site is the index, and every host of the local web
+	// publishes its sitemap.
 	Engine string
 	// StoreDF gives the live run the current web's store for backlinks and
 	// document frequencies (-store) instead of -df search over the
@@ -184,7 +188,11 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	out := &Outcome{Targets: p.targets, OrderMismatch: p.orderMismatch, NoSources: p.noSources, Engine: cfg.engine(), StoreDF: cfg.StoreDF}
 
 	reqs := &requestLog{}
-	srv, err := localweb.New(localweb.Options{Web: web, Archive: before, Relaxed: true, Served: reqs.add})
+	lo := localweb.Options{Web: web, Archive: before, Relaxed: true, Served: reqs.add}
+	if cfg.engine() == SiteEngine {
+		lo.Sitemaps = localweb.AllSitemaps
+	}
+	srv, err := localweb.New(lo)
 	if err != nil {
 		return nil, err
 	}
@@ -250,6 +258,8 @@ func (b *bench) liveArgs(proxy, ca string, p *plan) []string {
 		args = append(args, "-key", "bench-key")
 	case "searxng":
 		args = append(args, "-search-url", "https://"+localweb.SearXNGHost)
+	case SiteEngine:
+		return args // the site's own document frequencies
 	}
 	if b.cfg.StoreDF {
 		return append(args, "-store", p.web)

@@ -200,8 +200,11 @@ func Summarize(corpus string, cfg Config, o *Outcome, exp, archived *Experiment)
 	s := &Summary{Corpus: corpus, Seed: cfg.Seed, Engine: o.Engine, DF: "search (hit counts), backlinks from the report", Concurrency: cfg.Concurrency, Results: cfg.Results,
 		Live: Score(o.Targets, o.Live), Store: Score(o.Targets, o.Store), Served: o.Served, Resume: o.Resume, Experiment: exp, ArchiveExperiment: archived,
 		OrderMismatch: o.OrderMismatch, NoSources: o.NoSources}
-	if o.StoreDF {
+	switch {
+	case o.StoreDF:
 		s.DF = "store (backlinks and DF from the current web's store)"
+	case o.Engine == SiteEngine:
+		s.DF = "the site index's own (each host's crawled pages), every host publishing its sitemap, backlinks from the report"
 	}
 	s.Live.Seconds, s.Store.Seconds = round(o.LiveTime.Seconds()), round(o.StoreTime.Seconds())
 	g := map[string]bool{

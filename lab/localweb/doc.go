@@ -23,6 +23,17 @@
 // address when that adds a final slash. CONNECT to another port is
 // refused (403), as proxies refuse tunnels to ports that are not https.
 //
+// # Sitemaps
+//
+// The hosts Options.Sitemaps chooses publish what a crawler looks for
+// first: /robots.txt ("User-agent: *", "Allow: /" and a Sitemap line) and
+// /sitemap.xml, which lists the host's current pages (those the view does
+// not count as missing) on the scheme asked, as a <urlset> up to
+// SitemapPart URLs (50,000, the sitemaps.org limit) and past it as a
+// sitemap index of gzipped parts, /sitemap-1.xml.gz and on. Other hosts
+// answer 404 there, as many real sites do; lab/cmd/localweb's -sitemaps
+// flag (all, none or HOST,...) chooses them.
+//
 // # The services
 //
 // Each service listens on a port of its own at its documented paths

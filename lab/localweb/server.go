@@ -55,6 +55,16 @@ type Options struct {
 	ErrorLog *log.Logger
 	// Now is the clock of the rate limits; nil means time.Now.
 	Now func() time.Time
+	// Sitemaps, when not nil, chooses the hosts that publish a sitemap:
+	// /robots.txt with a Sitemap line, and /sitemap.xml listing the
+	// current pages of the host (those the view does not count as
+	// missing), a sitemap index of gzipped parts (/sitemap-N.xml.gz) past
+	// SitemapPart URLs. Other hosts answer 404 there, as many real sites
+	// do. Nil means none (ParseSitemaps reads the -sitemaps flag).
+	Sitemaps Sitemaps
+	// SitemapPart is how many URLs one sitemap file lists; zero means
+	// DefaultSitemapPart (50,000, the protocol's limit).
+	SitemapPart int
 	// Served, when not nil, is told of every request the Server answers
 	// (rate-limited ones included), before it is answered: the service
 	// (an Endpoint.Name, or WebService for a page of the web) and the
@@ -94,6 +104,7 @@ type Server struct {
 	services []*service
 	byHost   map[string][]*service
 	index    *wikiIndex
+	sitemaps sitemapSet
 
 	mu        sync.Mutex
 	servers   []*http.Server
@@ -386,6 +397,9 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, scheme, hostport 
 		}
 	}
 	s.served(WebService, scheme+"://"+hostport+r.URL.RequestURI())
+	if s.serveSitemap(w, r, scheme, host, port) {
+		return
+	}
 	s.serveWeb(w, r, scheme+"://"+hostport+r.URL.RequestURI())
 }
 

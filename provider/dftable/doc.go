@@ -37,7 +37,9 @@
 // which rule: ErrHeader, ErrSyntax, ErrLineTooLong, ErrTerm, ErrNumber,
 // ErrOrder). Write and Writer write a table from sorted terms and check the
 // same rules; WriteDF writes one from any lexsig.DF and a list of terms,
-// sorting them itself.
+// sorting them itself; WriteVocabulary writes the whole vocabulary of a
+// collection that can list it (a Vocabulary: provider/store and
+// provider/postgres are), which relink df does.
 //
 // # What it does not do
 //

@@ -191,6 +191,34 @@ func (s *Store) DocFreqs(ctx context.Context, terms []string) ([]int64, error) {
 	return out, nil
 }
 
+// Terms calls fn with every term of the terms table and the number of
+// pages that hold it (DocFreq's answer), in byte order of the terms
+// (dftable.Vocabulary), as provider/store's Terms does. Missing pages
+// count. It stops at fn's first error and returns it; it returns ctx's
+// error when ctx is done.
+func (s *Store) Terms(ctx context.Context, fn func(term string, docs int64) error) error {
+	// COLLATE "C" compares bytes, whatever the database's collation.
+	rows, err := s.pool.Query(ctx, `SELECT term, docs FROM terms ORDER BY term COLLATE "C"`)
+	if err != nil {
+		return fmt.Errorf("postgres: terms: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var term string
+		var n int64
+		if err := rows.Scan(&term, &n); err != nil {
+			return fmt.Errorf("postgres: terms: %w", err)
+		}
+		if err := fn(term, n); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("postgres: terms: %w", err)
+	}
+	return nil
+}
+
 // Docs returns |D|, the number of pages in the store (missing ones
 // included), which the ingest keeps exact.
 func (s *Store) Docs(ctx context.Context) (int64, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"os"
@@ -271,6 +272,10 @@ func TestSameAsSQLite(t *testing.T) {
 	if d := cmp.Diff(ldf, pdf); d != "" {
 		t.Errorf("DocFreqs differ (-sqlite +postgres):\n%s", d)
 	}
+	lv, pv := vocabularyOf(t, lite), vocabularyOf(t, pg)
+	if d := cmp.Diff(lv, pv); d != "" || len(lv) < 10 {
+		t.Errorf("Terms differ (-sqlite +postgres), or under 10 terms:\n%s", d)
+	}
 	for i, term := range terms[:min(len(terms), 50)] {
 		n, err := pg.DocFreq(ctx, term)
 		require.NoError(t, err)
@@ -360,6 +365,26 @@ func TestMissing(t *testing.T) {
 	}
 	require.ErrorIs(t, again.ClearMissing(ctx, home), postgres.ErrReadOnly)
 	require.NoError(t, pg.ClearMissing(ctx))
+}
+
+// vocabularyOf returns what a store's Terms lists, term and frequency a
+// line, checking the byte order.
+func vocabularyOf(t *testing.T, s interface {
+	Terms(context.Context, func(string, int64) error) error
+}) []string {
+	t.Helper()
+	var out []string
+	prev := ""
+	err := s.Terms(context.Background(), func(term string, n int64) error {
+		if term <= prev && prev != "" {
+			t.Errorf("Terms: %q after %q", term, prev)
+		}
+		prev = term
+		out = append(out, fmt.Sprintf("%s %d", term, n))
+		return nil
+	})
+	require.NoError(t, err)
+	return out
 }
 
 func uris(bs []backlink.Backlink) []string {

@@ -65,3 +65,40 @@ func (s *Store) Docs(ctx context.Context) (int64, error) {
 	s.docs.Store(n)
 	return n, nil
 }
+
+// Terms calls fn with every term of the full-text index and the number of
+// pages that hold it (DocFreq's answer), in byte order of the terms
+// (dftable.Vocabulary): the store's whole vocabulary, for a table of
+// document frequencies. Missing pages count. It stops at fn's first error
+// and returns it; it returns ctx.Err() when ctx is done.
+func (s *Store) Terms(ctx context.Context, fn func(term string, docs int64) error) error {
+	var derived bool
+	if err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'derived')`).Scan(&derived); err != nil {
+		return fmt.Errorf("store: terms: %w", err)
+	}
+	// The copy in df when it is up to date, the index itself otherwise;
+	// ORDER BY compares TEXT with memcmp, the byte order of UTF-8.
+	q := `SELECT term, doc FROM fts_vocab ORDER BY term`
+	if derived {
+		q = `SELECT term, docs FROM df ORDER BY term`
+	}
+	rows, err := s.read.QueryContext(ctx, q)
+	if err != nil {
+		return fmt.Errorf("store: terms: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var term string
+		var n int64
+		if err := rows.Scan(&term, &n); err != nil {
+			return fmt.Errorf("store: terms: %w", err)
+		}
+		if err := fn(term, n); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: terms: %w", err)
+	}
+	return ctx.Err()
+}

@@ -3,7 +3,9 @@
 // holds pages, the links between them and a full-text index, and serves
 // every interface the pipeline needs with no service and no network:
 // backlink.Provider (Backlinks), filter.Fetcher (Fetch), lexsig.DF and
-// lexsig.BatchDF (DocFreq, DocFreqs, Docs) and lexsig.Searcher (Search).
+// lexsig.BatchDF (DocFreq, DocFreqs, Docs), dftable.Vocabulary (Terms, the
+// whole vocabulary with its document frequencies) and lexsig.Searcher
+// (Search).
 //
 //	s, err := store.Open("dev.db", nil)
 //	m, err := store.ReadManifest("dev-corpus.json")

@@ -557,6 +557,32 @@ func TestDocFreq(t *testing.T) {
 	}
 }
 
+// TestTerms checks that Terms lists every term of the index once, in byte
+// order, with DocFreq's count, and stops at its callback's error.
+func TestTerms(t *testing.T) {
+	s, _, _ := fixtureStore(t)
+	ctx := context.Background()
+	var terms []string
+	err := s.Terms(ctx, func(term string, n int64) error {
+		if len(terms) > 0 && term <= terms[len(terms)-1] {
+			t.Errorf("Terms: %q after %q", term, terms[len(terms)-1])
+		}
+		terms = append(terms, term)
+		if want, err := s.DocFreq(ctx, term); err != nil || n != want {
+			t.Errorf("Terms gives %q %d, DocFreq %d, %v", term, n, want, err)
+		}
+		return nil
+	})
+	if err != nil || len(terms) < 100 || !slices.Contains(terms, "widget") {
+		t.Fatalf("Terms: %d terms, %v", len(terms), err)
+	}
+	stop := errors.New("stop")
+	calls := 0
+	if err := s.Terms(ctx, func(string, int64) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+		t.Errorf("Terms after the callback's error: %v after %d calls", err, calls)
+	}
+}
+
 // checkDocFreqs compares DocFreq and DocFreqs with a count over the pages'
 // words for every term of the store, which must have at least min terms.
 func checkDocFreqs(t *testing.T, s *store.Store, min int) {

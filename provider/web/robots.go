@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,8 +33,10 @@ type robotsEntry struct {
 	// deny, when not nil, refuses every URI of the origin.
 	deny error
 	// group holds the rules for the Client's agent; nil allows all.
-	group   *robotstxt.Group
-	expires time.Time
+	group *robotstxt.Group
+	// sitemaps are the values of the file's Sitemap lines.
+	sitemaps []string
+	expires  time.Time
 }
 
 // done reports whether e is ready.
@@ -71,7 +74,42 @@ func (e *robotsEntry) check(u *url.URL) (time.Duration, error) {
 // Client has none or an expired one, and returns the Crawl-delay of the
 // group that applies (0 for none).
 func (c *Client) allowed(ctx context.Context, u *url.URL) (time.Duration, error) {
-	origin := robotsOrigin(u)
+	e, err := c.robotsFor(ctx, robotsOrigin(u))
+	if err != nil {
+		return 0, err
+	}
+	return e.check(u)
+}
+
+// Sitemaps returns the URIs the Sitemap lines of the robots.txt of uri's
+// origin name (RFC 9309 §2.2.4), in file order, as written: absolute or
+// not, on the origin's host or not (the caller judges them; the
+// sitemaps.org protocol asks a crawler to keep a sitemap's URLs on the
+// sitemap's own host). The robots.txt is the one Fetch checks URIs
+// against, fetched once and kept as for Fetch, whatever IgnoreRobots
+// says. A robots.txt that answered 4xx, or has no Sitemap line, gives
+// none and no error; one that could not be had (5xx, 429, no answer)
+// gives an error wrapping ErrDisallowed. A uri that is not an absolute
+// http(s) URI is an error wrapping ErrUnsupportedURI.
+func (c *Client) Sitemaps(ctx context.Context, uri string) ([]string, error) {
+	c.init()
+	u, err := parseURI(uri)
+	if err != nil {
+		return nil, &Error{URI: uri, Err: err}
+	}
+	e, err := c.robotsFor(ctx, robotsOrigin(u))
+	if err != nil {
+		return nil, err
+	}
+	if e.deny != nil {
+		return nil, e.deny
+	}
+	return slices.Clone(e.sitemaps), nil
+}
+
+// robotsFor returns the ready robots.txt entry of origin, fetching it when
+// the Client has none or an expired one.
+func (c *Client) robotsFor(ctx context.Context, origin string) (*robotsEntry, error) {
 	for {
 		c.mu.Lock()
 		e := c.robots[origin]
@@ -92,14 +130,14 @@ func (c *Client) allowed(ctx context.Context, u *url.URL) (time.Duration, error)
 			select {
 			case <-e.ready:
 			case <-ctx.Done():
-				return 0, ctx.Err()
+				return nil, ctx.Err()
 			}
 		}
 		if !e.abandoned {
-			return e.check(u)
+			return e, nil
 		}
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return nil, err
 		}
 		// The goroutine fetching it gave up; try again.
 	}
@@ -147,6 +185,7 @@ func (c *Client) loadRobots(ctx context.Context, origin string, e *robotsEntry) 
 	case page.Status >= 200 && page.Status <= 299:
 		if data := parseRobots(page.Body); data != nil {
 			e.group = data.FindGroup(productToken(c.userAgent()))
+			e.sitemaps = data.Sitemaps
 		}
 	}
 }
@@ -203,10 +242,10 @@ func parseRobots(body []byte) *robotstxt.RobotsData {
 	return data
 }
 
-// usableRobotsLines returns the User-agent, Allow, Disallow and valid
-// Crawl-delay lines of a robots.txt body, without comments or any word
-// after a value's first, dropping the rules that come before any
-// User-agent line.
+// usableRobotsLines returns the User-agent, Allow, Disallow, valid
+// Crawl-delay and Sitemap lines of a robots.txt body, without comments or
+// any word after a value's first, dropping the rules that come before any
+// User-agent line (a Sitemap line belongs to no group, RFC 9309 §2.2.4).
 func usableRobotsLines(body []byte) []byte {
 	var out bytes.Buffer
 	agent := false
@@ -228,6 +267,7 @@ func usableRobotsLines(body []byte) []byte {
 			if !agent {
 				continue
 			}
+		case "sitemap":
 		case "crawl-delay", "crawldelay":
 			f, err := strconv.ParseFloat(value, 64)
 			if !agent || err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {

@@ -53,7 +53,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.cfg.Targets, "targets", 300, "moved targets drawn, as the experiment's -targets")
 	fs.IntVar(&o.cfg.Deleted, "deleted", 0, "deleted pages drawn besides (0: as many as -targets; -1: none)")
 	fs.Uint64Var(&o.seed, "seed", 1, "the experiment's -seed")
-	fs.StringVar(&o.cfg.Engine, "engine", fixbench.DefaultEngine, "relink fix's -search `engine` (google, brave, mojeek, marginalia, searxng)")
+	fs.StringVar(&o.cfg.Engine, "engine", fixbench.DefaultEngine, "relink fix's -search `engine` (google, brave, mojeek, marginalia, searxng; site for none: each dead link's site is the index, every host publishing its sitemap)")
 	fs.BoolVar(&o.cfg.StoreDF, "store-df", false, "give the live run -store for backlinks and DF, instead of -df search and the report's sources alone")
 	fs.IntVar(&o.cfg.Concurrency, "concurrency", fixbench.DefaultConcurrency, "relink fix's -concurrency")
 	fs.IntVar(&o.cfg.Results, "results", 0, "relink fix's -results (0: its default, one request's worth of the engine, 100 of the store)")

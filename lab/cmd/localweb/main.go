@@ -7,7 +7,12 @@
 // from an older snapshot; MediaWiki's exturlusage), each at its documented
 // paths and rate limits. See package lab/localweb for what each answers.
 //
-//	localweb -store web.db [-archive-store old.db] [-addr 127.0.0.1:0] [-ca-out ca.pem] [-relaxed]
+//	localweb -store web.db [-archive-store old.db] [-addr 127.0.0.1:0] [-ca-out ca.pem] [-relaxed] [-sitemaps all|none|HOST,...]
+//
+// -sitemaps chooses the hosts that publish /robots.txt (with a Sitemap
+// line) and /sitemap.xml, made from the store's current pages (a sitemap
+// index of gzipped parts past 50,000 URLs); the others answer 404 there,
+// as many real sites do. The default is none.
 //
 // It prints the proxy's address, the CA file and each service's base URL,
 // and serves until interrupted (SIGINT or SIGTERM), when it stops cleanly.
@@ -41,6 +46,7 @@ func main() {
 type config struct {
 	store, archive, addr, caOut string
 	archiveTime                 string
+	sitemaps                    localweb.Sitemaps
 	relaxed                     bool
 	wikiLag                     int
 }
@@ -60,8 +66,13 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.archiveTime, "archive-time", localweb.DefaultArchiveTime.Format("20060102150405"), "the archive's capture `time`, YYYYMMDDhhmmss (UTC)")
 	fs.BoolVar(&c.relaxed, "relaxed", false, "turn every rate limit off (for tests)")
 	fs.IntVar(&c.wikiLag, "wiki-lag", 0, "the replication lag, in `seconds`, MediaWiki's maxlag parameter is compared with")
+	fs.Func("sitemaps", "the hosts that publish robots.txt and sitemap.xml: `all, none or HOST,...` (default none)", func(v string) error {
+		f, err := localweb.ParseSitemaps(v)
+		c.sitemaps = f
+		return err
+	})
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: localweb -store FILE [-archive-store FILE] [-addr 127.0.0.1:0] [-ca-out FILE] [-relaxed]\n\n")
+		fmt.Fprintf(stderr, "usage: localweb -store FILE [-archive-store FILE] [-addr 127.0.0.1:0] [-ca-out FILE] [-relaxed] [-sitemaps all|none|HOST,...]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -110,7 +121,7 @@ func serve(ctx context.Context, c *config, at time.Time, stdout, stderr io.Write
 		return err
 	}
 	defer webStore.Close()
-	o := localweb.Options{Web: webStore, ArchiveTime: at, Relaxed: c.relaxed, WikiLag: c.wikiLag,
+	o := localweb.Options{Web: webStore, ArchiveTime: at, Relaxed: c.relaxed, WikiLag: c.wikiLag, Sitemaps: c.sitemaps,
 		ErrorLog: log.New(stderr, "localweb: ", 0)}
 	if c.archive != "" {
 		a, err := store.Open(c.archive, &store.Options{ReadOnly: true})

@@ -102,7 +102,7 @@ func TestRun(t *testing.T) {
 	var stderr bytes.Buffer
 	done := make(chan int)
 	go func() {
-		code := run(ctx, []string{"-store", storeFile, "-archive-store", archive, "-relaxed"}, pw, &stderr)
+		code := run(ctx, []string{"-store", storeFile, "-archive-store", archive, "-relaxed", "-sitemaps", "docs.python.org"}, pw, &stderr)
 		pw.Close()
 		done <- code
 	}()
@@ -116,6 +116,12 @@ func TestRun(t *testing.T) {
 	status, body := fetchThrough(t, banner["proxy"], banner["ca"], "https://docs.python.org/3.11/library/os.html")
 	if status != 200 || !strings.Contains(body, "Miscellaneous operating system interfaces") {
 		t.Errorf("fetch through the proxy = %d %q", status, body)
+	}
+	if status, body := fetchThrough(t, banner["proxy"], banner["ca"], "https://docs.python.org/sitemap.xml"); status != 200 || !strings.Contains(body, "<loc>https://docs.python.org/3.11/library/os.html</loc>") {
+		t.Errorf("sitemap.xml = %d %q, want the page listed", status, body)
+	}
+	if status, _ := fetchThrough(t, banner["proxy"], banner["ca"], "https://en.wikipedia.org/sitemap.xml"); status != 404 {
+		t.Errorf("a host not chosen: sitemap.xml = %d, want 404", status)
 	}
 	resp, err := http.Get(banner["wayback"] + "/web/20200115120000id_/https://docs.python.org/3.11/library/os.html")
 	if err != nil {
@@ -150,6 +156,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"-nosuchflag"}, 2},
 		{[]string{"-store", "x.db", "extra"}, 2},
 		{[]string{"-store", "x.db", "-archive-time", "yesterday"}, 2},
+		{[]string{"-store", "x.db", "-sitemaps", "https://a.example/"}, 2},
 		{[]string{"-store", filepath.Join(t.TempDir(), "none.db")}, 1},
 		{[]string{"-store", newStoreFile(t, "x"), "-addr", "nohost"}, 1},
 		{[]string{"-h"}, 0},

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/linkrot/relink"
+	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/lexsig"
+	siteidx "github.com/linkrot/relink/provider/site"
+	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/repair"
+)
+
+// Without -store and -search, fix takes the dead link's own site as the
+// index (package provider/site): the site's sitemaps and a crawl focused
+// by the dead link's clues fill a store per host, kept under -cache, which
+// the default method searches and, without -df table, takes document
+// frequencies from. Every answer is still checked live, as with an engine.
+
+// siteDir is the directory of the site indexes below -cache.
+const siteDir = "sites"
+
+// siteSearch is fix's -search value for the site index, its default
+// without -store.
+const siteSearch = "site"
+
+// errNoSitePages is the error of a dead link whose site gave no page.
+var errNoSitePages = errors.New("the site index holds no page")
+
+// The crawl budgets: each dead link brings perLinkBudget requests to its
+// host's budget for the run, at most maxHostBudget (at one request a
+// second, 33 minutes of one host). The first crawl of a host may spend
+// the whole when no answer is confident; the host's later dead links then
+// find its pages stored. A host of the dev corpus has 100 to 1,200 pages.
+const (
+	perLinkBudget = siteidx.DefaultBudget
+	maxHostBudget = 2000
+)
+
+// siteIndexes is fix's site index: one crawl per dead link, sharing each
+// host's store across the run's dead links and later runs.
+type siteIndexes struct {
+	// links counts the run's dead links by host (expect).
+	links map[string]int
+	index *siteidx.Index
+	// fetcher reads the backlink pages again, from the cache, for their
+	// links to the dead link's host.
+	fetcher filter.Fetcher
+	// siteDF reports whether document frequencies are the site's (no -df
+	// table).
+	siteDF bool
+	tmp    string // a directory of the run's own, removed at close; "" for -cache
+}
+
+// newSiteIndexes makes the site index of a run: its stores under -cache
+// (or a temporary directory without one), its crawls through the run's
+// fetcher (the live web client behind the cache), counted as fetches.
+func newSiteIndexes(sv *services, c *fixConfig) (*siteIndexes, error) {
+	si := &siteIndexes{fetcher: countingFetcher{f: sv.fetcher, service: serviceFetch}, siteDF: c.dfKind == "store"}
+	dir := ""
+	if c.cacheOn() {
+		dir = filepath.Join(c.cacheDir, siteDir)
+	} else {
+		tmp, err := os.MkdirTemp("", "relink-sites-*")
+		if err != nil {
+			return nil, err
+		}
+		dir, si.tmp = tmp, tmp
+	}
+	si.index = &siteidx.Index{Dir: dir, MaxAge: c.cacheAge, Crawler: &siteidx.Crawler{Fetcher: crawlFetcher{pages: sv.fetcher, robots: sv.web}}}
+	return si, nil
+}
+
+// expect counts the run's dead links by host, for the hosts' budgets.
+func (si *siteIndexes) expect(links []repair.DeadLink) {
+	si.links = map[string]int{}
+	for _, l := range links {
+		if u, err := url.Parse(l.URL); err == nil {
+			si.links[strings.ToLower(u.Host)]++
+		}
+	}
+}
+
+// hostBudget returns the requests the run's crawls of uri's host may send
+// together.
+func (si *siteIndexes) hostBudget(uri string) int {
+	n := 1
+	if u, err := url.Parse(uri); err == nil {
+		n = max(n, si.links[strings.ToLower(u.Host)])
+	}
+	return min(maxHostBudget, perLinkBudget*n)
+}
+
+// close closes the stores, and removes a temporary directory.
+func (si *siteIndexes) close() error {
+	err := si.index.Close()
+	if si.tmp != "" {
+		err = errors.Join(err, os.RemoveAll(si.tmp))
+	}
+	return err
+}
+
+// crawlFetcher is the crawl's fetcher: the run's pages (the live web
+// client behind the cache, so that a page the crawl fetched is not asked
+// for again when the Finder checks it as a candidate, nor by the next run
+// within -cache-age, 404s included) and the live client's robots.txt
+// Sitemap lines, every request counted as a fetch of the dead link it is
+// crawled for.
+type crawlFetcher struct {
+	pages  filter.Fetcher
+	robots siteidx.SitemapLister
+}
+
+func (f crawlFetcher) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
+	return f.pages.Fetch(countAs(ctx, serviceFetch), uri)
+}
+
+func (f crawlFetcher) Sitemaps(ctx context.Context, uri string) ([]string, error) {
+	return f.robots.Sitemaps(countAs(ctx, serviceFetch), uri)
+}
+
+// prepare crawls the site of the dead link clues.URI with what clues
+// (and the archived copy, when there is one) tell of it, and points f's
+// Searcher, and its DF unless -df table, at the site's store. What the
+// crawl did goes to r's evidence.
+func (si *siteIndexes) prepare(ctx context.Context, f *relink.Finder, clues *relink.Clues, archived *filter.Page, r *repair.Result) error {
+	job := siteidx.Job{Missing: clues.URI, Clues: siteidx.Clues{URI: clues.URI}, HostBudget: si.hostBudget(clues.URI)}
+	for _, p := range clues.Phrases() {
+		job.Clues.Anchors = append(job.Clues.Anchors, strings.Join(p.Words, " "))
+	}
+	if archived == nil {
+		archived = clues.Archive
+	}
+	if archived != nil {
+		job.Clues.Title = backlink.Title(archived.Body)
+	}
+	job.Seeds = si.seeds(ctx, clues)
+	s, err := si.index.Build(ctx, job, confident(job.Clues))
+	if err != nil {
+		return fmt.Errorf("site index: %w", err)
+	}
+	rep := s.Report
+	r.Evidence = append(r.Evidence, repair.Evidence{Kind: "site", Detail: siteDetail(rep)})
+	docs, err := s.Store.Docs(ctx)
+	if err != nil {
+		return fmt.Errorf("site index: %w", err)
+	}
+	if docs == 0 {
+		return fmt.Errorf("%w: %s", errNoSitePages, siteDetail(rep))
+	}
+	f.Searcher = s.Store
+	if si.siteDF {
+		f.DF = s.Store
+	}
+	return nil
+}
+
+// siteDetail says what a crawl did, for a result's evidence.
+func siteDetail(rep *siteidx.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "crawled %s", rep.Host)
+	if rep.MovedTo != "" {
+		fmt.Fprintf(&b, " (the old host's root redirects there)")
+	}
+	fmt.Fprintf(&b, ": %d pages fetched, %d already indexed, %d requests, %d sitemap URLs; stopped: %s", rep.Pages, rep.Known, rep.Requests, rep.SitemapURLs, rep.Stopped)
+	if rep.Failure != "" {
+		fmt.Fprintf(&b, " (%s)", rep.Failure)
+	}
+	return b.String()
+}
+
+// seeds returns the links of the kept backlink pages to the dead link's
+// host, with their anchor texts: where the site's other pages are linked
+// from. The pages are read again through the fetcher, whose cache answers
+// without a request.
+func (si *siteIndexes) seeds(ctx context.Context, clues *relink.Clues) []siteidx.Link {
+	target, err := url.Parse(clues.URI)
+	if err != nil {
+		return nil
+	}
+	var out []siteidx.Link
+	for _, e := range clues.Evidence {
+		if !e.Kept {
+			continue
+		}
+		p, err := si.fetcher.Fetch(ctx, e.URI)
+		if err != nil || !filter.IsSuccess(p.Status) {
+			continue
+		}
+		links, err := backlink.Outlinks(p.Body, p.URI)
+		if err != nil {
+			continue
+		}
+		for _, l := range links {
+			if u, err := url.Parse(l.URI); err == nil && strings.EqualFold(u.Host, target.Host) && l.URI != clues.URI {
+				out = append(out, siteidx.Link{URI: l.URI, Anchor: l.Anchor})
+			}
+		}
+	}
+	return out
+}
+
+// minConfidentWords is the fewest distinct words a phrase (an anchor, the
+// archived title) must have for a page titled with all of them to end a
+// crawl: one word names too many pages.
+const minConfidentWords = 2
+
+// confident returns the crawl's stop rule for clues: a page of the store
+// whose title holds every word (stop words aside) of an anchor phrase or
+// of the archived title. It only ends the crawl early; the strategy then
+// judges every candidate as it would an engine's.
+func confident(clues siteidx.Clues) siteidx.Confident {
+	var phrases [][]string
+	for _, p := range append(clues.Anchors, clues.Title) {
+		seen := map[string]bool{}
+		var ws []string
+		for _, w := range lexsig.Tokenize(p) {
+			if !seen[w] && !lexsig.IsStopWord(w) {
+				seen[w] = true
+				ws = append(ws, w)
+			}
+		}
+		if len(ws) >= minConfidentWords {
+			phrases = append(phrases, ws)
+		}
+	}
+	return func(ctx context.Context, s *store.Store) bool {
+		for _, ws := range phrases {
+			rs, err := s.Search(ctx, lexsig.Query{Terms: ws}, 5)
+			if err != nil {
+				return false
+			}
+			for _, r := range rs {
+				title := map[string]bool{}
+				for _, w := range lexsig.Tokenize(r.Title) {
+					title[w] = true
+				}
+				all := true
+				for _, w := range ws {
+					all = all && title[w]
+				}
+				if all {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
