@@ -212,8 +212,7 @@ var notAccessFlags = map[string]string{
 	"df": "where document frequencies come from", "df-table": "a file", "docs": "|D|: in the DF's source name",
 	"df-cache": "a file", "archive": "the archive: its name", "archive-url": "the archive's address: its name",
 	"archive-data-url": "the archive's data address: its name", "rate": "how fast, not what",
-	"archive-rate": "how fast, not what",
-	"fetch":        "store or web: only the web is cached", "cache": "the cache itself", "cache-age": "how long",
+	"archive-rate": "how fast, not what", "fetch": "store or web: only the web is cached", "cache": "the cache itself", "cache-age": "how long",
 	"cache-max": "how much", "no-cache": "no cache", "backlinks-from": "which providers ask",
 	"mediawiki-api": "the wiki: its name", "mediawiki-article-path": "read from the wiki's answer",
 }
