@@ -388,8 +388,9 @@ type Evaluation struct {
 // with its scores, all of them unless SearchBudget bounds them), and,
 // beyond any budget, the neighborhoods of the targets being evaluated,
 // the reports (a few dozen KB per target, their terms interned), the
-// document frequencies of the terms met (a few dozen bytes per term) and
-// the keys of the queries searched.
+// document frequencies of the terms met (a few dozen bytes per term), the
+// keys of the queries searched and the canonical forms of the candidate
+// URIs ranked.
 //
 // Rejected backlink pages are outcomes, not errors, and so is a method
 // that finds nothing to search (relink.ErrNoQuery: rank 0). An error of a
@@ -444,6 +445,8 @@ type run struct {
 	mu      sync.Mutex // guards pre
 	pre     map[preKey]*preCounts
 	reports []TargetReport
+
+	canonical canonicals // of the candidates ranked
 }
 
 // all evaluates the targets with the workers and stops at the first error.
@@ -839,11 +842,43 @@ func (t *targetRun) rank(s relink.Strategy, c *relink.Clues, o *relink.Outcome) 
 // rankIn returns the rank of the target's page in candidates, 1 first, or 0.
 func (t *targetRun) rankIn(candidates []lexsig.Result) int {
 	for i, c := range candidates[:min(len(candidates), score.MaxRank)] {
-		if u, err := canon.Canonicalize(c.URI); err == nil && u == t.answer {
+		if u, ok := t.canonical.of(c.URI); ok && u == t.answer {
 			return i + 1
 		}
 	}
 	return 0
+}
+
+// canonicals keeps the canonical form of every candidate URI ranked
+// (canon.Canonicalize), for the whole evaluation: the same few thousand
+// URIs come back in the answers of most queries, each ranked once per
+// signature size and method.
+type canonicals struct {
+	mu sync.Mutex
+	m  map[string]canonical
+}
+
+type canonical struct {
+	uri string
+	ok  bool // the URI could be canonicalized
+}
+
+// of returns canon.Canonicalize(uri), and false when it fails.
+func (c *canonicals) of(uri string) (string, bool) {
+	c.mu.Lock()
+	got, seen := c.m[uri]
+	c.mu.Unlock()
+	if !seen {
+		u, err := canon.Canonicalize(uri)
+		got = canonical{u, err == nil}
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]canonical{}
+		}
+		c.m[uri] = got
+		c.mu.Unlock()
+	}
+	return got.uri, got.ok
 }
 
 // count adds the outcomes of the neighborhood's backlink pages to the
