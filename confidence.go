@@ -871,7 +871,19 @@ func titleCore(title string) (core, site string) {
 // pages' titles (the words after the last title separator), and the words
 // that at least half of those titles hold, wherever they stand (a site
 // written first, or after ": ", or a namespace its pages share).
+// They are found once per Clues; each call returns a copy of its own.
 func (c *Clues) siteWords() map[string]bool {
+	c.mu.Lock()
+	if c.site == nil {
+		c.site = c.siteWordsNow()
+	}
+	site := c.site
+	c.mu.Unlock()
+	return maps.Clone(site)
+}
+
+// siteWordsNow finds the words of siteWords.
+func (c *Clues) siteWordsNow() map[string]bool {
 	out := map[string]bool{}
 	count := map[string]int{}
 	titles := 0

@@ -466,3 +466,15 @@ func TestOtherDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteWordsCopies: siteWords finds the words once per Clues, and each
+// call returns a map of its own.
+func TestSiteWordsCopies(t *testing.T) {
+	c := &Clues{Evidence: []*Evidence{{Trace: Trace{Kept: true}, page: &Inspection{Kept: true, Title: "Migration operations — Django 3.2 documentation"}}}}
+	first := c.siteWords()
+	first["changed"] = true
+	delete(first, "django")
+	if got := c.siteWords(); got["changed"] || !got["django"] || len(got) != 4 {
+		t.Errorf("siteWords after a caller changed the first answer = %v, want django, 3, 2, documentation", got)
+	}
+}

@@ -32,8 +32,13 @@ type Clues struct {
 	// there is none. Only strategies whose Needs.Archive is true read it.
 	Archive *filter.Page
 
-	mu     sync.Mutex
-	counts map[wordsKey][]int // Paper.wordCounts
+	// What is drawn from Evidence once and kept for every strategy and
+	// every judgement of the same clues, which a Finder never changes
+	// once gathered: the experiment judges one Clues dozens of times.
+	mu      sync.Mutex
+	counts  map[wordsKey][]int // Paper.wordCounts
+	phrases *[]Phrase          // Phrases, once made
+	site    map[string]bool    // siteWords, once made
 }
 
 // why says why the clues gave no query: no backlinks, none kept (and why
@@ -275,7 +280,28 @@ type Phrase struct {
 // person wrote to it. A link whose text is its own address
 // (backlink.Link.Address) never counts: it names the old URI, not the
 // page. Each page counts a phrase once.
+// The phrases are found once per Clues; each call returns a copy of its
+// own.
 func (c *Clues) Phrases() []Phrase {
+	c.mu.Lock()
+	if c.phrases == nil {
+		ps := c.phrasesNow()
+		c.phrases = &ps
+	}
+	ps := *c.phrases
+	c.mu.Unlock()
+	if ps == nil {
+		return nil
+	}
+	out := make([]Phrase, len(ps))
+	for i, p := range ps {
+		out[i] = Phrase{Words: slices.Clone(p.Words), Pages: p.Pages}
+	}
+	return out
+}
+
+// phrasesNow finds the phrases of Phrases.
+func (c *Clues) phrasesNow() []Phrase {
 	kept := c.kept()
 	pages := make([][]backlink.Link, len(kept))
 	for i, e := range kept {

@@ -647,3 +647,16 @@ func TestRerankSibling(t *testing.T) {
 		}
 	}
 }
+
+// TestPhrasesCopies: Phrases finds the phrases once per Clues, and each
+// call returns a copy that its caller may change (Confidence trims the
+// phrases it is given).
+func TestPhrasesCopies(t *testing.T) {
+	c := clues(t)
+	first := c.Phrases()
+	want := []relink.Phrase{{Words: []string{"sourdough", "starter", "guide"}, Pages: 1}}
+	first[0].Words[0], first[0].Pages = "changed", 7
+	if diff := cmp.Diff(want, c.Phrases()); diff != "" {
+		t.Errorf("Phrases after a caller changed the first answer (-want +got):\n%s", diff)
+	}
+}

@@ -239,3 +239,34 @@ func FuzzDetectLanguage(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckLanguageIsDetect holds the language filter, which stops reading
+// an English page's windows once English has won, to DetectLanguage's
+// verdict and reason on pages that mix English windows with another
+// language's in every order and proportion, up to 6 windows (the
+// English* margin of 60% is met and missed by a window).
+func TestCheckLanguageIsDetect(t *testing.T) {
+	eng := languageWindows(sample(t, "eng"))
+	for _, lang := range []string{"deu", "jpn"} {
+		other := languageWindows(sample(t, lang))
+		// Each bit of mask picks the window's language: 1 English.
+		for n := 1; n <= 6; n++ {
+			for mask := 0; mask < 1<<n; mask++ {
+				var parts []string
+				for i := range n {
+					if mask&(1<<i) != 0 {
+						parts = append(parts, eng[i%len(eng)])
+					} else {
+						parts = append(parts, other[i%len(other)])
+					}
+				}
+				text := strings.Join(parts, " ")
+				g := DetectLanguage(text)
+				r := checkLanguage(text)
+				if g.Kept() != (r == nil) || r != nil && r.Reason != g.String() {
+					t.Fatalf("%s, %d windows, mask %b: checkLanguage = %v, DetectLanguage = %+v (kept %v)", lang, n, mask, r, g, g.Kept())
+				}
+			}
+		}
+	}
+}

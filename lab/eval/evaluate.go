@@ -15,10 +15,12 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unique"
 
 	"github.com/linkrot/relink"
@@ -243,6 +245,10 @@ type TargetReport struct {
 	URI string `json:"uri"`
 	// Methods maps each method's name (Method.String) to its outcome.
 	Methods map[string]MethodReport `json:"methods"`
+	// Cost is what evaluating the target cost. Unlike Methods it is not
+	// the same from one run to the next: it holds times, and work shared
+	// through the caches counts for whichever target did it first.
+	Cost TargetCost `json:"cost"`
 }
 
 // MethodReport is one method's outcome for one target.
@@ -382,8 +388,9 @@ type Evaluation struct {
 // with its scores, all of them unless SearchBudget bounds them), and,
 // beyond any budget, the neighborhoods of the targets being evaluated,
 // the reports (a few dozen KB per target, their terms interned), the
-// document frequencies of the terms met (a few dozen bytes per term) and
-// the keys of the queries searched.
+// document frequencies of the terms met (a few dozen bytes per term), the
+// keys of the queries searched and the canonical forms of the candidate
+// URIs ranked.
 //
 // Rejected backlink pages are outcomes, not errors, and so is a method
 // that finds nothing to search (relink.ErrNoQuery: rank 0). An error of a
@@ -438,6 +445,8 @@ type run struct {
 	mu      sync.Mutex // guards pre
 	pre     map[preKey]*preCounts
 	reports []TargetReport
+
+	canonical canonicals // of the candidates ranked
 }
 
 // all evaluates the targets with the workers and stops at the first error.
@@ -457,7 +466,13 @@ func (r *run) all(ctx context.Context, targets []string) error {
 	for range min(workers, max(len(targets), 1)) {
 		wg.Go(func() {
 			for i := range jobs {
-				rep, err := r.target(ctx, targets[i])
+				var rep TargetReport
+				var err error
+				// The label attributes the samples of a CPU profile to
+				// the target, in every goroutine its stages start.
+				pprof.Do(ctx, pprof.Labels("target", targets[i]), func(ctx context.Context) {
+					rep, err = r.target(ctx, targets[i], workers == 1)
+				})
 				if err != nil {
 					cancel(err)
 					continue
@@ -579,6 +594,7 @@ type targetRun struct {
 	answer string // the canonical URI at which the page is found
 	finder *relink.Finder
 	links  *prefixCache
+	meter  *costMeter
 	rep    TargetReport
 	pre    map[preKey]*preCounts
 	// same maps a neighborhood (its pages, levels and vias, and the
@@ -587,8 +603,11 @@ type targetRun struct {
 	same map[string]Method
 }
 
-// target evaluates every method for one target.
-func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
+// target evaluates every method for one target; alone says whether it
+// runs alone, so that the process's CPU time over it is its own.
+func (r *run) target(ctx context.Context, target string, alone bool) (TargetReport, error) {
+	meter := &costMeter{}
+	meter.begin(alone)
 	view := r.ev.Missing(target)
 	if view.Fetcher == nil || view.Backlinks == nil {
 		return TargetReport{}, fmt.Errorf("eval: %s: view without Fetcher or Backlinks", target)
@@ -606,13 +625,14 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 		target: target,
 		answer: answer,
 		links:  links,
+		meter:  meter,
 		finder: &relink.Finder{
 			Backlinks:     links,
 			Fetcher:       view.Fetcher,
 			DF:            r.df,
-			Searcher:      r.search,
+			Searcher:      meteredSearcher{r.search, meter},
 			Filters:       r.ev.Filters,
-			Pages:         r.pages,
+			Pages:         meteredPages{r.pages, meter},
 			Results:       score.MaxRank,
 			KeepMissing:   !r.ev.LeaveOutMissing,
 			KeepBacklinks: !r.ev.LeaveOutBacklinks,
@@ -638,6 +658,8 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 			return TargetReport{}, err
 		}
 	}
+	meter.lookups = t.links.calls.Load()
+	t.rep.Cost = meter.cost()
 	r.mu.Lock()
 	for key, c := range t.pre {
 		all := r.pre[key]
@@ -658,10 +680,13 @@ func (r *run) target(ctx context.Context, target string) (TargetReport, error) {
 // count and navigation setting, and records every radius at every size.
 func (t *targetRun) methods(ctx context.Context, m Method) error {
 	lookups := t.links.calls.Load()
-	clues, err := t.finder.Clues(ctx, t.target, m.Paper(0).Needs())
+	var clues *relink.Clues
+	var err error
+	timed(&t.meter.clues, func() { clues, err = t.finder.Clues(ctx, t.target, m.Paper(0).Needs()) })
 	if err != nil {
 		return fmt.Errorf("eval: %s: %w", t.target, err)
 	}
+	t.meter.walked += len(clues.Evidence)
 	lookups = t.links.calls.Load() - lookups
 	if m.Backlinks == slices.Max(t.grid.Backlinks) && m.Depth == slices.Max(t.grid.Depths) {
 		t.count(m.Nav, clues)
@@ -690,7 +715,8 @@ func (t *targetRun) methods(ctx context.Context, m Method) error {
 		m.Radius = r
 		p := m.Paper(0)
 		p.Mode = t.ev.Mode
-		sig, err := p.Signature(ctx, clues, t.df)
+		var sig lexsig.Signature
+		timed(&t.meter.signatures, func() { sig, err = p.Signature(ctx, clues, t.df) })
 		if err != nil {
 			return fmt.Errorf("eval: %s: %w", t.target, err)
 		}
@@ -710,7 +736,7 @@ func (t *targetRun) methods(ctx context.Context, m Method) error {
 			o := &relink.Outcome{}
 			if len(q.Terms) > 0 {
 				o.Queries = []lexsig.Query{q}
-				if o.Candidates, err = t.search.Search(ctx, q, score.MaxRank); err != nil {
+				if o.Candidates, err = t.finder.Searcher.Search(ctx, q, score.MaxRank); err != nil {
 					return fmt.Errorf("eval: %s: search %q: %w", t.target, q, err)
 				}
 			}
@@ -734,12 +760,12 @@ func neighborhoodKey(nav bool, c *relink.Clues) string {
 	return b.String()
 }
 
-// strategy runs st for the target as Finder.Find does, and records it.
+// strategy runs st for the target as Finder.Find does, one stage after
+// the other so that each is timed (Clues, the Strategy's Find, Answer), and
+// records it.
 func (t *targetRun) strategy(ctx context.Context, st relink.Strategy) error {
 	lookups := t.links.calls.Load()
-	f := *t.finder
-	f.Strategy = st
-	res, err := f.Find(ctx, t.target)
+	res, err := t.find(ctx, st)
 	if err != nil && !errors.Is(err, relink.ErrNoQuery) {
 		return fmt.Errorf("eval: %s: %s: %w", t.target, st.Name(), err)
 	}
@@ -768,6 +794,29 @@ func (t *targetRun) strategy(ctx context.Context, st relink.Strategy) error {
 	return nil
 }
 
+// find is Finder.Find of st for the target, its stages timed.
+func (t *targetRun) find(ctx context.Context, st relink.Strategy) (*relink.Result, error) {
+	var clues *relink.Clues
+	var err error
+	timed(&t.meter.clues, func() { clues, err = t.finder.Clues(ctx, t.target, st.Needs()) })
+	if err != nil {
+		return nil, err
+	}
+	t.meter.walked += len(clues.Evidence)
+	var o *relink.Outcome
+	searched := t.meter.search.Load()
+	var took time.Duration
+	timed(&took, func() { o, err = st.Find(ctx, clues, t.finder.Tools()) })
+	// Searches the strategy ran at once may add up to more than it took.
+	t.meter.signatures += max(took-time.Duration(t.meter.search.Load()-searched), 0)
+	if err != nil {
+		return nil, err
+	}
+	var res *relink.Result
+	timed(&t.meter.judge, func() { res, err = t.finder.Answer(st, clues, o) })
+	return res, err
+}
+
 // own returns terms, each in memory of its own (interned): a report is
 // kept for the whole evaluation, and a term cut from the words drawn from
 // a backlink page would keep all of those words alive with it.
@@ -781,7 +830,9 @@ func own(terms []string) []string {
 // rank returns the rank of the target's page among the candidates that
 // Finder.Answer makes of o, and the answer's confidence.
 func (t *targetRun) rank(s relink.Strategy, c *relink.Clues, o *relink.Outcome) (int, float64, error) {
-	res, err := t.finder.Answer(s, c, o)
+	var res *relink.Result
+	var err error
+	timed(&t.meter.judge, func() { res, err = t.finder.Answer(s, c, o) })
 	if err != nil && !errors.Is(err, relink.ErrNoQuery) {
 		return 0, 0, err
 	}
@@ -791,11 +842,43 @@ func (t *targetRun) rank(s relink.Strategy, c *relink.Clues, o *relink.Outcome) 
 // rankIn returns the rank of the target's page in candidates, 1 first, or 0.
 func (t *targetRun) rankIn(candidates []lexsig.Result) int {
 	for i, c := range candidates[:min(len(candidates), score.MaxRank)] {
-		if u, err := canon.Canonicalize(c.URI); err == nil && u == t.answer {
+		if u, ok := t.canonical.of(c.URI); ok && u == t.answer {
 			return i + 1
 		}
 	}
 	return 0
+}
+
+// canonicals keeps the canonical form of every candidate URI ranked
+// (canon.Canonicalize), for the whole evaluation: the same few thousand
+// URIs come back in the answers of most queries, each ranked once per
+// signature size and method.
+type canonicals struct {
+	mu sync.Mutex
+	m  map[string]canonical
+}
+
+type canonical struct {
+	uri string
+	ok  bool // the URI could be canonicalized
+}
+
+// of returns canon.Canonicalize(uri), and false when it fails.
+func (c *canonicals) of(uri string) (string, bool) {
+	c.mu.Lock()
+	got, seen := c.m[uri]
+	c.mu.Unlock()
+	if !seen {
+		u, err := canon.Canonicalize(uri)
+		got = canonical{u, err == nil}
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]canonical{}
+		}
+		c.m[uri] = got
+		c.mu.Unlock()
+	}
+	return got.uri, got.ok
 }
 
 // count adds the outcomes of the neighborhood's backlink pages to the
@@ -826,6 +909,7 @@ type recordedPages struct {
 	c        *relink.MemoryPageCache
 	mu       sync.Mutex
 	outcomes map[string]string
+	seen     inspected
 }
 
 // Inspect implements relink.PageCache.
@@ -944,6 +1028,13 @@ func (c *searchCache) distinct() int {
 // Search implements lexsig.Searcher. A limit above score.MaxRank is read
 // as score.MaxRank.
 func (c *searchCache) Search(ctx context.Context, q lexsig.Query, limit int) ([]lexsig.Result, error) {
+	res, _, err := c.search(ctx, q, limit)
+	return res, err
+}
+
+// search is Search that also reports whether the query was sent to the
+// Searcher (it was not kept).
+func (c *searchCache) search(ctx context.Context, q lexsig.Query, limit int) (_ []lexsig.Result, searched bool, _ error) {
 	c.asked.Add(1)
 	key := relink.QueryKey(q)
 	c.mu.Lock()
@@ -960,8 +1051,9 @@ func (c *searchCache) Search(ctx context.Context, q lexsig.Query, limit int) ([]
 		results, err := c.s.Search(ctx, q, score.MaxRank)
 		if err != nil {
 			e.mu.Unlock()
-			return nil, err
+			return nil, false, err
 		}
+		searched = true
 		results = results[:min(len(results), score.MaxRank)]
 		e.ids = make([]int32, len(results))
 		e.scores = make([]float64, len(results))
@@ -998,7 +1090,7 @@ func (c *searchCache) Search(ctx context.Context, q lexsig.Query, limit int) ([]
 		out[i].Rank, out[i].Score = i+1, scores[i]
 	}
 	c.mu.Unlock()
-	return out, nil
+	return out, searched, nil
 }
 
 // size is about how many bytes the entry's answer holds.

@@ -33,7 +33,10 @@
 //
 //   - summary.json: the benchmark's summary (BENCHMARK.md): one run per
 //     method and signature size; methods without navigation links end in
-//     "-nonav".
+//     "-nonav". Besides, target_seconds gives each mode's distribution of
+//     the targets' wall times (median, p90, p99, max) and slowest its ten
+//     slowest targets with their seconds by stage (clues, signatures,
+//     search, judge) and the work they did (eval.TargetCost).
 //   - tables.md: the paper's Tables 3 and 4 reproduced beside the published
 //     ones, the layout of those tables for every method, and the mean nDCG
 //     of every method at every size.
@@ -45,7 +48,10 @@
 //     backlink counts and stratum, and for every method the backlink pages
 //     used, the signature and the rank at every size, in the paper's mode
 //     and in the moved, edited and deleted modes (which share its
-//     targets); then one object per target of the migrated mode.
+//     targets), and what the target cost in each mode ("cost", "costs":
+//     wall time by stage, pages parsed and parsed again, pages walked,
+//     lookups, queries); then one object per target of the migrated mode.
+//     The costs differ from run to run; the rest does not.
 //   - migrations.md: the sites the migrated mode moved, by which rule.
 //   - strata.md and strata.json: the results by stratum of distinct
 //     non-navigation backlink pages (0, 1-2, 3-9, 10+), and how many targets

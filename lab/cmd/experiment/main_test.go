@@ -95,7 +95,7 @@ func TestRun(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	if diff := cmp.Diff([]string{"corpus", "pages", "runs", "seconds", "seed", "targets"}, keys); diff != "" {
+	if diff := cmp.Diff([]string{"corpus", "pages", "runs", "seconds", "seed", "slowest", "target_seconds", "targets"}, keys); diff != "" {
 		t.Errorf("summary.json keys (-want +got):\n%s", diff)
 	}
 	var sum struct {
@@ -111,10 +111,30 @@ func TestRun(t *testing.T) {
 			Mode     string             `json:"mode"`
 			Archive  bool               `json:"uses_archive"`
 		} `json:"runs"`
-		Seconds map[string]float64 `json:"seconds"`
+		Seconds       map[string]float64 `json:"seconds"`
+		TargetSeconds map[string]spread  `json:"target_seconds"`
+		Slowest       []slowTarget       `json:"slowest"`
 	}
 	if err := json.Unmarshal(raw, &sum); err != nil {
 		t.Fatal(err)
+	}
+	// The tail: every mode's distribution of target times, and its
+	// slowest targets (both of them here), slowest first, with their
+	// stages.
+	slowest := map[string]int{}
+	for i, st := range sum.Slowest {
+		slowest[st.Mode]++
+		if st.URI == "" || st.Walked == 0 || st.Searches == 0 {
+			t.Errorf("slowest %+v: want its URI, pages walked and searches", st)
+		}
+		if i > 0 && sum.Slowest[i-1].Mode == st.Mode && sum.Slowest[i-1].Seconds < st.Seconds {
+			t.Errorf("slowest %d (%v s) after %d (%v s)", i, st.Seconds, i-1, sum.Slowest[i-1].Seconds)
+		}
+	}
+	for _, m := range allModes {
+		if slowest[m] != 2 || sum.TargetSeconds[m].Targets != 2 {
+			t.Errorf("mode %s: %d slowest targets, distribution %+v; want both targets", m, slowest[m], sum.TargetSeconds[m])
+		}
 	}
 	if sum.Corpus != "tea" || sum.Targets != 2 || sum.Seed != 1 {
 		t.Errorf("summary: corpus %q, targets %d, seed %d; want tea, 2, 1", sum.Corpus, sum.Targets, sum.Seed)
@@ -216,6 +236,9 @@ func TestRun(t *testing.T) {
 		}
 		if l.Mode == "" && (l.Moved == nil || l.Edited == nil || l.Deleted == nil) {
 			t.Errorf("line %d lacks the moved, edited or deleted outcomes", i)
+		}
+		if l.Cost.Walked == 0 || (l.Mode == "") != (len(l.Costs) == 3) {
+			t.Errorf("line %d: cost %+v, costs of %d modes; want pages walked, and the moved, edited and deleted costs on the paper's lines", i, l.Cost, len(l.Costs))
 		}
 		m, ok := l.Methods["1-anchor-10"]
 		if !strings.HasPrefix(l.URI, "https://tea.example/notebook") || !ok || len(m.Ranks) != 8 || l.Stratum != stratum(l.ContentBacklinks) {

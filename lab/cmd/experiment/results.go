@@ -176,6 +176,12 @@ type summary struct {
 	// Seconds are the times of the stages: ingest and grid for the
 	// paper's mode, MODE_ingest and MODE_grid for the others.
 	Seconds map[string]float64 `json:"seconds"`
+	// TargetSeconds is the distribution of the targets' wall times, by
+	// mode ("paper" for the paper's).
+	TargetSeconds map[string]spread `json:"target_seconds,omitempty"`
+	// Slowest are the slowest targets of each mode, with their time by
+	// stage and what they did.
+	Slowest []slowTarget `json:"slowest,omitempty"`
 }
 
 func (res *results) writeSummary(w io.Writer) error {
@@ -193,6 +199,9 @@ func (res *results) writeSummary(w io.Writer) error {
 		Pages:   res.pages,
 		Runs:    res.allRuns(),
 		Seconds: secs,
+
+		TargetSeconds: res.spreads(),
+		Slowest:       res.slowest(),
 	})
 }
 
@@ -297,6 +306,12 @@ type targetLine struct {
 	Moved   map[string]eval.MethodReport `json:"moved,omitempty"`
 	Edited  map[string]eval.MethodReport `json:"edited,omitempty"`
 	Deleted map[string]eval.MethodReport `json:"deleted,omitempty"`
+	// Cost is what the target cost in the paper's mode, or in the
+	// migrated mode for its targets; Costs what it cost in the moved,
+	// edited and deleted modes, by mode (eval.TargetCost). They hold
+	// times, which differ from one run to the next.
+	Cost  eval.TargetCost            `json:"cost"`
+	Costs map[string]eval.TargetCost `json:"costs,omitempty"`
 }
 
 func (res *results) writeTargets(w io.Writer) error {
@@ -314,11 +329,15 @@ func (res *results) writeTargets(w io.Writer) error {
 	}
 	for i, t := range res.targets {
 		l := line(t, res.report.Sizes)
-		l.Methods = res.report.Targets[i].Methods
+		l.Methods, l.Cost = res.report.Targets[i].Methods, res.report.Targets[i].Cost
 		for _, m := range res.modeRuns {
 			if m.targets != nil {
 				continue
 			}
+			if l.Costs == nil {
+				l.Costs = map[string]eval.TargetCost{}
+			}
+			l.Costs[m.name] = m.report.Targets[i].Cost
 			switch m.name {
 			case modeMoved:
 				l.Moved = m.report.Targets[i].Methods
@@ -335,7 +354,7 @@ func (res *results) writeTargets(w io.Writer) error {
 	for _, m := range res.modeRuns {
 		for i, t := range m.targets {
 			l := line(t, m.report.Sizes)
-			l.Mode, l.Methods = m.name, m.report.Targets[i].Methods
+			l.Mode, l.Methods, l.Cost = m.name, m.report.Targets[i].Methods, m.report.Targets[i].Cost
 			if err := enc.Encode(l); err != nil {
 				return err
 			}
@@ -624,7 +643,7 @@ func (res *results) print(w io.Writer, out string) error {
 			return err
 		}
 	}
-	return nil
+	return res.printTail(w)
 }
 
 // modeLatency is the search latency of one mode in latency.json.
