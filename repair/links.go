@@ -210,13 +210,8 @@ func replacement(old string, sp span, doc string, moves moveTable) (nu, why stri
 	// The one check every new URI passes, whatever chose it (a search
 	// answer, the cache, a URL rule, a review's decision, a caller's
 	// map): only a web URI is ever written into a file.
-	if n.Scheme != "http" && n.Scheme != "https" {
-		return "", fmt.Sprintf("the new URI %q is not an http or https URI; not written", n.String()), true
-	}
-	// Nor a password: one found by a search is not the page's to give, and
-	// one read back from results or a journal is redacted (xxxxx).
-	if _, ok := n.User.Password(); ok {
-		return "", fmt.Sprintf("the new URI %q holds a password; not written", n.Redacted()), true
+	if why := unwritable(n); why != "" {
+		return "", why, true
 	}
 	target := *n
 	if hasFrag {

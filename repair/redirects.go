@@ -117,9 +117,9 @@ func (rd Redirects) Write(w io.Writer, results []Result) ([]Skipped, error) {
 			skip(r, "the new URI is not an absolute URL")
 			continue
 		}
-		if _, ok := n.User.Password(); ok {
+		if why := unwritable(n); why != "" {
 			r.URI = n.Redacted()
-			skip(r, "the new URI holds a password, which a server's map is no place for")
+			skip(r, why)
 			continue
 		}
 		if u.RawQuery != "" || u.ForceQuery {

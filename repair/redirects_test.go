@@ -114,17 +114,25 @@ func TestRedirectsSite(t *testing.T) {
 	require.ErrorIs(t, err, repair.ErrOutput)
 }
 
-// TestRedirectsPassword: a new URI holding a password is skipped, and the
-// comment that says so holds it redacted (issue 23, item 14).
-func TestRedirectsPassword(t *testing.T) {
-	for _, format := range []repair.Output{repair.OutputNginx, repair.OutputApache, repair.OutputNetlify} {
-		var buf bytes.Buffer
-		skipped, err := repair.Redirects{Site: "old.example", Format: format}.Write(&buf, []repair.Result{
-			{Dead: "https://old.example/a.html", Verdict: repair.Moved, URI: "https://bob:secret@new.example/a/", Confidence: 1},
-		})
-		require.NoError(t, err)
-		require.Len(t, skipped, 1, "%s", format)
-		require.Contains(t, skipped[0].Reason, "password")
-		require.NotContains(t, buf.String(), "secret", "%s", format)
+// TestRedirectsOnlyWebURIs: a new URI that is not http(s), or that holds
+// a password, is skipped, and the comment that says so never holds the
+// password (issue 23, items 3 and 14).
+func TestRedirectsOnlyWebURIs(t *testing.T) {
+	for _, uri := range []string{"https://bob:secret@new.example/a/", "javascript://new.example/%0aalert(1)", "ftp://new.example/a"} {
+		for _, format := range []repair.Output{repair.OutputNginx, repair.OutputApache, repair.OutputNetlify} {
+			var buf bytes.Buffer
+			skipped, err := repair.Redirects{Site: "old.example", Format: format}.Write(&buf, []repair.Result{
+				{Dead: "https://old.example/a.html", Verdict: repair.Moved, URI: uri, Confidence: 1},
+			})
+			require.NoError(t, err)
+			require.Len(t, skipped, 1, "%s %s", format, uri)
+			require.Contains(t, skipped[0].Reason, "; not written")
+			require.NotContains(t, buf.String(), "secret", "%s", format)
+			for _, line := range strings.Split(buf.String(), "\n") {
+				if !strings.HasPrefix(line, "#") {
+					require.NotContains(t, line, "new.example", "%s: a map line", format)
+				}
+			}
+		}
 	}
 }

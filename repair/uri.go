@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -73,4 +74,19 @@ func canonKey(u string) (string, bool) {
 // splitFragment cuts u at its first '#'.
 func splitFragment(u string) (base, frag string, has bool) {
 	return strings.Cut(u, "#")
+}
+
+// unwritable says why the new URI n may not be written into a file (a
+// page's link or a server's redirect map), or "": only an http or https
+// URI may be, whatever chose it, and none that holds a password, which a
+// search answer is not the page's to give and a result read back from a
+// journal holds redacted (xxxxx).
+func unwritable(n *url.URL) string {
+	if n.Scheme != "http" && n.Scheme != "https" {
+		return fmt.Sprintf("the new URI %q is not an http or https URI; not written", n.Redacted())
+	}
+	if _, ok := n.User.Password(); ok {
+		return fmt.Sprintf("the new URI %q holds a password; not written", n.Redacted())
+	}
+	return ""
 }
