@@ -61,25 +61,7 @@ func (s ArchiveCheck) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	judge := out.Judge
-	if judge == nil {
-		judge = Confidence
-	}
-	out.Judge = func(c *Clues, cands []lexsig.Result) float64 {
-		conf := judge(c, cands)
-		if len(cands) == 0 {
-			return conf
-		}
-		switch archiveAgreement(c, cands) {
-		case agrees:
-			if conf >= ArchiveSupport {
-				return max(conf, ArchiveAgree)
-			}
-		case disagrees:
-			return min(conf, ArchiveDisagree)
-		}
-		return conf
-	}
+	out.Seen.ArchiveChecked = true
 	return out, nil
 }
 

@@ -63,40 +63,32 @@ func TestArchiveAgreementShared(t *testing.T) {
 	}
 }
 
-// judged is a strategy whose one candidate is judged conf.
-type judged struct {
-	title string
-	conf  float64
+// titled is a strategy whose one candidate has title.
+type titled struct{ title string }
+
+func (titled) Name() string { return "titled" }
+func (titled) Terms() int   { return 0 }
+func (titled) Needs() Needs { return Needs{} }
+func (j titled) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
+	return &Outcome{Candidates: []lexsig.Result{{Rank: 1, URI: "https://docs.djangoproject.com/en/3.2/relocated/1", Title: j.title}}}, nil
 }
 
-func (judged) Name() string { return "judged" }
-func (judged) Terms() int   { return 0 }
-func (judged) Needs() Needs { return Needs{} }
-func (j judged) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
-	return &Outcome{
-		Candidates: []lexsig.Result{{Rank: 1, URI: "https://docs.djangoproject.com/en/3.2/relocated/1", Title: j.title}},
-		Judge:      func(*Clues, []lexsig.Result) float64 { return j.conf },
-	}, nil
-}
-
-// TestArchiveCheck: the archived title raises an agreeing answer to
-// ArchiveAgree, caps a disagreeing one at ArchiveDisagree, and leaves the
-// base's confidence otherwise; the candidates are the base's.
+// TestArchiveCheck: the strategy marks its outcome for the judge, who
+// compares the first candidate's title with the archived one: the same
+// title agrees, one that shares few of its words disagrees, and without an
+// archived title neither; the candidates are the base's.
 func TestArchiveCheck(t *testing.T) {
 	tests := []struct {
 		archived, title string
-		base, want      float64
+		want            string // the archive's signal, or ""
 	}{
-		{"Signals — Django 3.2 documentation", "Signals — Django 3.2 documentation", 0.7, ArchiveAgree},
-		{"Signals — Django 3.2 documentation", "Signals — Django 3.2 documentation", 0.1, 0.1}, // below ArchiveSupport
-		{"Signals — Django 3.2 documentation", "Signals — Django 3.2 documentation", 1, 1},
-		{"Signals — Django 3.2 documentation", "Middleware — Django 3.2 documentation", 0.9, ArchiveDisagree},
-		{"Signals — Django 3.2 documentation", "Middleware — Django 3.2 documentation", 0.3, 0.3},
-		{"", "Middleware — Django 3.2 documentation", 0.9, 0.9},
+		{"Signals — Django 3.2 documentation", "Signals — Django 3.2 documentation", SignalArchiveAgrees},
+		{"Signals — Django 3.2 documentation", "Middleware — Django 3.2 documentation", SignalArchiveDisagrees},
+		{"", "Middleware — Django 3.2 documentation", ""},
 	}
 	for _, tt := range tests {
-		s := ArchiveCheck{Base: judged{title: tt.title, conf: tt.base}}
-		if !s.Needs().Archive || s.Name() != "judged+archive-check" {
+		s := ArchiveCheck{Base: titled{title: tt.title}}
+		if !s.Needs().Archive || s.Name() != "titled+archive-check" {
 			t.Fatalf("%s needs %+v, want the archive", s.Name(), s.Needs())
 		}
 		c := archivedClues(tt.archived)
@@ -104,11 +96,14 @@ func TestArchiveCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(o.Candidates) != 1 || o.Candidates[0].Title != tt.title {
-			t.Fatalf("candidates %v, want the base's", o.Candidates)
+		if len(o.Candidates) != 1 || o.Candidates[0].Title != tt.title || !o.Seen.ArchiveChecked {
+			t.Fatalf("candidates %v, seen %+v: want the base's, archive checked", o.Candidates, o.Seen)
 		}
-		if got := o.Judge(c, o.Candidates); got != tt.want {
-			t.Errorf("archived %q, candidate %q, base %v: %v, want %v", tt.archived, tt.title, tt.base, got, tt.want)
+		got := Signals(c, o.Candidates, o.Seen)
+		for _, name := range []string{SignalArchiveAgrees, SignalArchiveDisagrees} {
+			if want := name == tt.want; (got[name] == 1) != want {
+				t.Errorf("archived %q, candidate %q: %s = %v, want %v", tt.archived, tt.title, name, got[name], want)
+			}
 		}
 	}
 }

@@ -11,156 +11,13 @@ import (
 	"github.com/linkrot/relink/lexsig"
 )
 
-// DefaultThreshold is the confidence at or above which a Finder answers with
-// its first candidate (Result.Found); below it the answer is "not found".
-// It was chosen on the development corpus, for the default method: there,
-// in the moved mode, every answer at or above it was right and 94.7% of
-// the pages were answered, and of the pages that were deleted 2.0% got an
-// answer (a false suggestion). The README's "Answers a bot can trust" has
-// the figures of every corpus.
-const DefaultThreshold = 0.8
-
-// Confidence returns how sure relink is, in [0, 1], that the first of
-// candidates is the missing page of c. It judges by titles, as a person
-// does: people link to a page by its title, so the backlinks' anchor
-// phrases (Clues.Phrases, the first three) should be in the first
-// candidate's title. A phrase loses a leading "section", "chapter",
-// "appendix" or "part" ("Section 36.5" names the page titled "36.5.
-// Dynamic SQL"), a leading "next", "previous" or "prev" (a neighbour's
-// navigation link) and a trailing file type ("hebrew.txt" names the page
-// titled "Vim documentation: hebrew").
-//
-// A title that holds a phrase whole, in order (or spelt with its words
-// run together or apart: "GSubprocess Launcher" for "GSubprocessLauncher"),
-// scores 1 when its other words are
-//   - the site's: words of the suffixes of the backlink pages' own titles
-//     ("Django 3.2 documentation"), and words that half of those titles
-//     or more hold ("GDK 3 Reference Manual" in "GdkScreen: GDK 3
-//     Reference Manual");
-//   - the template's, when the candidate is on the missing page's host:
-//     words that TemplateShare of the other candidates' titles on that
-//     host hold, where they stand apart from the phrase ("File
-//     Reference" in "libavutil/eval.h File Reference");
-//   - the directories of a path that ends in the phrase ("libavutil" in
-//     "libavutil/eval.h");
-//   - the parameters of a C++ template ("_MatrixType" in
-//     "Eigen::FullPivLU< _MatrixType > Class Template Reference");
-//   - numbers, single letters or stop words;
-//   - plurals of any of these ("Uses" beside a path's "class-use");
-//
-// and ForeignTitle when it has words of its own besides, unless another
-// title on the missing page's host holds those words too, without the
-// phrase: one of the first ten candidates, or a backlink page whose title
-// has them at the same places around another name (the site's pattern:
-// "Struct Reference" in "FFmpeg: AVFifoBuffer Struct Reference" and
-// "FFmpeg: AVPacket Struct Reference"). "Database migration operations"
-// holds "migration operations" whole, but the page the backlinks name has
-// no "database" in its title; a sibling does. So does
-// "dask.dataframe.DataFrame.min" for a link "min" to
-// "dask.array.Array.min": a dotted name's package is the title's own.
-// A title that spells the missing URI's name ("org.apache.commons.lang3.
-// function.FailableConsumer" for .../lang3/function/class-use/
-// FailableConsumer.html) may have one word of its own besides, the kind
-// of page it is, when it has the words of the URI's last segment
-// ("Uses of Interface ..."; see spelled); it needs no phrase when its name
-// has three words or more ("Uses of Package org.apache.commons.lang3.arch"
-// for .../lang3/arch/package-use.html). A
-// phrase of numbers and single letters alone ("36 5", "j 2": a section's
-// number) needs no such check. A title that holds part of a phrase scores
-// 0.8 times the largest share of one phrase's words it holds, counting
-// repeated words as often as the phrase has them, and 0.9 times that when
-// it has words of its own besides ("git-ls-remote" holds every word of
-// "git remote", but not in order, and "ls" too).
-//
-// The score is halved when the second candidate's title scores as high,
-// unless the search scored the first clearly higher (Result.Score at least
-// 1.5 times the second's), the first is on the missing page's host and
-// the second is not, or the first's title holds a word of the missing
-// URI's path that the second's lacks ("GDK" for .../gdk3/...; see byURI):
-// two siblings the backlinks cannot tell apart.
-//
-// Besides the anchor phrases, the words of the missing URI's last segment
-// (SlugWords) are a phrase too, and the words of its path (with the parts
-// a name's capitals and digits set apart: "classEigen_1_1FullPivLU" gives
-// "full", "piv", "lu") count as the page's own. A title with a dotted name
-// that ends as the URI's does but is another scores at most OtherName,
-// first or second, as does a title with versions that are all others than
-// the one the URI's last segment holds (otherVersion) and a candidate
-// beside the missing page named after the same pattern (siblingURI:
-// releases/1.5.7 for releases/1.2.7).
-// Clues without anchor phrases judge by the missing URI's words
-// (URLWords) instead, at half weight. No candidate, or a first candidate
-// without a title, gives 0.
-func Confidence(c *Clues, candidates []lexsig.Result) float64 {
-	return confidence(c, candidates, "")
-}
-
-// confidence is Confidence, with heading the first candidate's heading
-// (backlink.Heading) or "": a heading that spells the missing URI's name
-// (spelled, a name of two words or more that holds two of the words of
-// the URI's last segment) scores 1, as the title would.
-func confidence(c *Clues, candidates []lexsig.Result, heading string) float64 {
-	if len(candidates) == 0 || candidates[0].Title == "" && heading == "" {
-		return 0
-	}
-	phrases := c.Phrases()
-	weight := 1.0
-	if len(phrases) == 0 {
-		words := URLWords(c.URI)
-		if len(words) == 0 {
-			return 0
-		}
-		phrases = []Phrase{{Words: words, Pages: 1}}
-		weight = 0.5
-	}
-	phrases = phrases[:min(len(phrases), 3)]
-	if weight == 1 {
-		if slug := SlugWords(c.URI); len(slug) > 0 && hasContentWord(strings.Join(slug, " ")) {
-			phrases = append(slices.Clone(phrases), Phrase{Words: slug})
-		}
-	}
-	for i, p := range phrases {
-		phrases[i].Words = trimPhrase(p.Words)
-	}
-	site := withWords(c.siteWords(), pathWords(c.URI))
-	var template map[string]bool
-	if sameHost(candidates[0].URI, c.URI) {
-		template = templateWords(candidates, c.URI)
-	}
-	score := func(i int) float64 {
-		title := candidates[i].Title
-		site := withWords(site, templateArgs(title))
-		s := titleScore(title, phrases, site, template)
-		if s == ForeignTitle && (patterned(candidates, i, c, phrases, site) || spelled(title, phrases, site, c.URI, false)) || s < 1 && spelled(title, nil, site, c.URI, false) {
-			s = 1
-		}
-		if i == 0 && heading != "" && s < 1 && spelled(heading, nil, withWords(site, templateArgs(heading)), c.URI, true) {
-			s = 1
-		}
-		if sibling(candidates[i], c.URI) || i == 0 && otherName(heading, c.URI) {
-			s = min(s, OtherName)
-		}
-		return s
-	}
-	conf := score(0)
-	if len(candidates) > 1 && conf > 0 && score(1) >= conf {
-		first, second := candidates[0].Score, candidates[1].Score
-		byScore := first > 0 && second > 0 && first >= 1.5*second
-		byHost := sameHost(candidates[0].URI, c.URI) && !sameHost(candidates[1].URI, c.URI)
-		if !byScore && !byHost && !byURI(candidates[0].Title, candidates[1].Title, c.URI) {
-			conf /= 2
-		}
-	}
-	return conf * weight
-}
-
 // byURI reports whether title a holds a word of the missing URI's path
 // that title b lacks, and b none that a lacks: of two titles that hold
 // the anchors alike, "Selections: GDK 3 Reference Manual" is the one
 // .../gdk3/3.24/gdk3-Selections.html names, not "Selections: GTK+ 3
 // Reference Manual".
-func byURI(a, b, uri string) bool {
-	words := pathWords(uri)
+func byURI(a, b string, t *target) bool {
+	words := t.pathWords
 	ta, tb := lexsig.Tokenize(a), lexsig.Tokenize(b)
 	only := func(x, y []string) bool {
 		return slices.ContainsFunc(x, func(w string) bool {
@@ -169,12 +26,6 @@ func byURI(a, b, uri string) bool {
 	}
 	return only(ta, tb) && !only(tb, ta)
 }
-
-// OtherName is the most confidence in a first candidate whose title holds
-// a dotted name that ends as the missing URI's dotted name does but is
-// another ("dask.array.argmin" for generated/dask.array.Array.argmin.html):
-// the same function of another module or class is a sibling, not the page.
-const OtherName = 0.5
 
 // otherName reports whether title holds a dotted name (two dots or more)
 // that ends as the dotted name that ends the path of uri does but is
@@ -185,8 +36,8 @@ const OtherName = 0.5
 // stream.Streams.FailableStream", and ".../generated/dask.array.Array.
 // argmin.html" is not "dask.array.argmin". Otherwise it must be the
 // file's dotted name.
-func otherName(title, uri string) bool {
-	p := strings.TrimSuffix(uriPath(uri), "/")
+func otherName(title string, t *target) bool {
+	p := strings.TrimSuffix(t.path, "/")
 	name := dottedName("a." + path.Base(p)) // the file's dotted name, of two parts or more
 	if name == "" {
 		return false
@@ -234,16 +85,16 @@ func otherName(title, uri string) bool {
 // sibling reports whether candidate is known to be another page than the
 // missing uri by its name: its title names another (otherName,
 // otherVersion), or its URI is a sibling's (siblingURI).
-func sibling(candidate lexsig.Result, uri string) bool {
-	return otherName(candidate.Title, uri) || otherVersion(candidate.Title, uri) || otherDirectory(candidate.Title, uri) || siblingURI(candidate.URI, uri)
+func sibling(candidate lexsig.Result, t *target) bool {
+	return otherName(candidate.Title, t) || otherVersion(candidate.Title, t) || otherDirectory(candidate.Title, t) || siblingURI(candidate.URI, t)
 }
 
 // otherDirectory reports whether title holds a path to the file the
 // missing URI's Doxygen name spells in another directory
 // ("libavformat/version_major.h" for
 // libavcodec_2version__major_8h_source.html, where "_2" is a slash).
-func otherDirectory(title, uri string) bool {
-	seg := path.Base(uriPath(uri))
+func otherDirectory(title string, t *target) bool {
+	seg := t.base
 	i := strings.LastIndex(seg, "_2")
 	if i <= 0 || !hasDotEscape(seg) || i+2 >= len(seg) || !isLetter(seg[i+2]) {
 		return false
@@ -269,9 +120,9 @@ func otherDirectory(title, uri string) bool {
 // group__lavf__internal.html). A page that moves leaves its directory or
 // keeps its name; a page beside the old one, named after the same
 // pattern, is its sibling.
-func siblingURI(candidate, uri string) bool {
-	a, b := uriPath(candidate), uriPath(uri)
-	if !sameHost(candidate, uri) || a == b || path.Dir(a) != path.Dir(b) {
+func siblingURI(candidate string, t *target) bool {
+	a, b := uriPath(candidate), t.path
+	if !t.sameHost(candidate) || a == b || path.Dir(a) != path.Dir(b) {
 		return false
 	}
 	wa, wb := nameWords(path.Base(a)), nameWords(path.Base(b))
@@ -293,8 +144,8 @@ func siblingURI(candidate, uri string) bool {
 // version (numbers joined by dots, dashes or underscores: "3.3",
 // "3_0_5") and title holds versions, none of them that one: "Release
 // Notes for v.2.4" is not release-3.3.html.
-func otherVersion(title, uri string) bool {
-	vs := versions(path.Base(uriPath(uri)))
+func otherVersion(title string, t *target) bool {
+	vs := t.versions
 	if len(vs) == 0 {
 		return false
 	}
@@ -418,12 +269,6 @@ func uriPath(uri string) string {
 	return u.Path
 }
 
-// ForeignTitle is the confidence in a first candidate whose title holds an
-// anchor phrase whole but also words that are neither the phrase's nor the
-// site's: below DefaultThreshold, since such a title is as often a
-// sibling's (the phrase "pg_user" in "pg_user_mapping") as the page's.
-const ForeignTitle = 0.7
-
 // referenceWords lead anchor texts that refer to a part of a document by
 // its number ("Section 36.5", "Appendix F") or to a neighbour in reading
 // order ("Next: dask.dataframe.Series.str.get").
@@ -502,10 +347,17 @@ func trimPhrase(w []string) []string {
 // type.
 var fileTypeWords = map[string]bool{"txt": true, "html": true, "htm": true, "md": true, "rst": true}
 
-// titleScore scores one title against phrases, as Confidence says.
-func titleScore(title string, phrases []Phrase, site, template map[string]bool) float64 {
+// titleScore compares one title with phrases: whether one of them is
+// whole in it (in order, or spelt with its words run together or apart:
+// "GSubprocess Launcher" for "GSubprocessLauncher") with no word of the
+// title's own besides (ownWord: the site's and the template's words, a
+// path's directories before the phrase, numbers, single letters and stop
+// words are not), or whole beside such words, or else the largest share of
+// one phrase's words it holds, counting repeated words as often as the
+// phrase has them.
+func titleScore(title string, phrases []Phrase, site, template map[string]bool) titleMatch {
 	t := lexsig.Tokenize(title)
-	best := 0.0
+	var m titleMatch
 	for _, p := range phrases {
 		if len(p.Words) == 0 {
 			continue
@@ -519,18 +371,23 @@ func titleScore(title string, phrases []Phrase, site, template map[string]bool) 
 		}
 		if contains(t, words) {
 			if identifier(words) || !hasForeign(t, words, site) || !hasForeign(t, words, directories(title, words, site)) {
-				return 1
+				return titleMatch{whole: true}
 			}
-			best = max(best, ForeignTitle)
+			m.whole, m.foreign = true, true
 			continue
 		}
-		share := 0.8 * multisetShare(t, p.Words)
-		if hasForeign(t, p.Words, site) {
-			share *= 0.9
+		if m.whole {
+			continue
 		}
-		best = max(best, share)
+		share := multisetShare(t, p.Words)
+		if share > m.share {
+			m.share, m.foreign = share, hasForeign(t, p.Words, site)
+		}
 	}
-	return best
+	if m.whole {
+		m.share = 0
+	}
+	return m
 }
 
 // hasForeign reports whether title holds a word of its own (ownWord).
@@ -593,10 +450,10 @@ func sameHost(a, b string) bool {
 // page it is. Only the missing page's own site counts: a sister site's
 // name ("Flask" in "eventlet — Flask Documentation" for a link to
 // Werkzeug's "eventlet") is no template of the page's.
-func templateWords(candidates []lexsig.Result, uri string) map[string]bool {
+func templateWords(candidates []lexsig.Result, t *target) map[string]bool {
 	var others []lexsig.Result
 	for _, r := range candidates[1:min(len(candidates), 10)] {
-		if sameHost(r.URI, uri) {
+		if t.sameHost(r.URI) {
 			others = append(others, r)
 		}
 	}
@@ -656,19 +513,20 @@ func withTemplate(site, template map[string]bool, title string, phrase []string)
 // source file "ColPivHouseholderQR_LAPACKE.h" that links to
 // "ColPivHouseholderQR.h" shows no pattern of its titles).
 func patterned(candidates []lexsig.Result, i int, c *Clues, phrases []Phrase, site map[string]bool) bool {
-	if !sameHost(candidates[i].URI, c.URI) {
+	t := c.target()
+	if !t.sameHost(candidates[i].URI) {
 		return false
 	}
 	title := lexsig.Tokenize(candidates[i].Title)
 	var others [][]string
 	for j, r := range candidates[:min(len(candidates), 10)] {
-		if j != i && sameHost(r.URI, c.URI) {
+		if j != i && t.sameHost(r.URI) {
 			others = append(others, lexsig.Tokenize(r.Title))
 		}
 	}
 	var linking [][]string
 	for _, e := range c.Evidence {
-		if e.Kept && e.page != nil && e.page.Title != "" && sameHost(e.URI, c.URI) {
+		if e.Kept && e.page != nil && e.page.Title != "" && t.sameHost(e.URI) {
 			linking = append(linking, lexsig.Tokenize(e.page.Title))
 		}
 	}
@@ -719,15 +577,10 @@ func patterned(candidates []lexsig.Result, i int, c *Clues, phrases []Phrase, si
 // is another kind of page, which the missing URI does not name: "Uses of
 // Class org.jsoup.Connection" has two words of its own for
 // .../org/jsoup/Connection.html.
-func spelled(title string, phrases []Phrase, site map[string]bool, uri string, short bool) bool {
-	named := withWords(nil, pathWords(uri))
-	for _, kind := range pageKinds {
-		if strings.HasPrefix(path.Base(uriPath(uri)), kind) {
-			named = withWords(named, []string{kind})
-		}
-	}
+func spelled(title string, phrases []Phrase, site map[string]bool, target *target, short bool) bool {
+	named := target.named
 	t := lexsig.Tokenize(title)
-	slug := SlugWords(uri)
+	slug := target.slug
 	// The last try is the name alone, without a phrase: a name of three
 	// words or more.
 	for _, p := range append(slices.Clone(phrases), Phrase{}) {

@@ -12,6 +12,10 @@ import (
 	"github.com/linkrot/relink/lexsig"
 )
 
+// foreignTitle is the score of a title that holds a phrase whole beside
+// words of its own (titleMatch.score).
+const foreignTitle = 0.7
+
 // TestTitleScore checks the scoring of one title against anchor phrases:
 // numbers and the site's words may stand beside a whole phrase, words of
 // the title's own may not, and a partial match counts repeated words as
@@ -25,24 +29,24 @@ func TestTitleScore(t *testing.T) {
 		want    float64
 	}{
 		{"Migration operations — Django 3.2 documentation", phrase("migration", "operations"), 1},
-		{"Database migration operations — Django 3.2 documentation", phrase("migration", "operations"), ForeignTitle},
+		{"Database migration operations — Django 3.2 documentation", phrase("migration", "operations"), foreignTitle},
 		{"36.5. Dynamic SQL", phrase("36", "5"), 1},
 		{"F.18. hstore", phrase("hstore"), 1},
 		{"J.2. Tool Sets", phrase("j", "2"), 1},
-		{"53.65. pg_user_mapping", phrase("pg", "user"), ForeignTitle},
+		{"53.65. pg_user_mapping", phrase("pg", "user"), foreignTitle},
 		{"celery.worker.consumer", phrase("celery", "worker", "consumer", "consumer"), 0.8 * 3 / 4},
 		{"git-ls-remote(1)", phrase("git", "remote", "1"), 0.8 * 0.9},
 		{"The lxml.etree Tutorial", phrase("lxml", "etree", "tutorial"), 1},
 		{"", phrase("x"), 0},
 		{"GSubprocess Launcher", phrase("gsubprocesslauncher"), 1},
 		{"GSubprocessLauncher", phrase("gsubprocess", "launcher"), 1},
-		{"GSubprocess Launcher Extra", phrase("gsubprocesslauncher"), ForeignTitle},
+		{"GSubprocess Launcher Extra", phrase("gsubprocesslauncher"), foreignTitle},
 		{"libavutil/eval.h", phrase("eval", "h"), 1},
-		{"libavutil/eval.h File Reference", phrase("eval", "h"), ForeignTitle},
-		{"libavutil.eval.h", phrase("eval", "h"), ForeignTitle},
+		{"libavutil/eval.h File Reference", phrase("eval", "h"), foreignTitle},
+		{"libavutil.eval.h", phrase("eval", "h"), foreignTitle},
 	}
 	for _, tt := range tests {
-		if got := titleScore(tt.title, tt.phrases, site, nil); math.Abs(got-tt.want) > 1e-9 {
+		if got := titleScore(tt.title, tt.phrases, site, nil).score(); math.Abs(got-tt.want) > 1e-9 {
 			t.Errorf("titleScore(%q, %v) = %v, want %v", tt.title, tt.phrases[0].Words, got, tt.want)
 		}
 	}
@@ -56,11 +60,11 @@ func TestTitleScore(t *testing.T) {
 		want    float64
 	}{
 		{"libavutil/eval.h File Reference", phrase("eval", "h"), 1},
-		{"dask.dataframe.DataFrame.min — Dask documentation", phrase("min"), ForeignTitle},
+		{"dask.dataframe.DataFrame.min — Dask documentation", phrase("min"), foreignTitle},
 		{"dask.array.Array.min — Dask documentation", phrase("array", "min"), 1},
 	}
 	for _, tt := range withTemplate {
-		if got := titleScore(tt.title, tt.phrases, site, template); math.Abs(got-tt.want) > 1e-9 {
+		if got := titleScore(tt.title, tt.phrases, site, template).score(); math.Abs(got-tt.want) > 1e-9 {
 			t.Errorf("titleScore(%q, %v, template) = %v, want %v", tt.title, tt.phrases[0].Words, got, tt.want)
 		}
 	}
@@ -81,15 +85,15 @@ func TestTemplateWords(t *testing.T) {
 		return out
 	}
 	got := templateWords(titles("eval.h File Reference", "alpha.h File Reference", "beta.c File Reference", "gamma Source File", "Modules", "delta.py File Reference",
-		"Other Documentation", "Other Documentation", "Other Documentation"), site+"gone.html")
+		"Other Documentation", "Other Documentation", "Other Documentation"), newTarget(site+"gone.html"))
 	want := map[string]bool{"file": true, "reference": true}
 	if !maps.Equal(got, want) {
 		t.Errorf("templateWords = %v, want %v (the other site's titles left out)", got, want)
 	}
-	if got := templateWords(titles("a File", "b File", "c File"), site+"gone.html"); got != nil {
+	if got := templateWords(titles("a File", "b File", "c File"), newTarget(site+"gone.html")); got != nil {
 		t.Errorf("templateWords of two others = %v, want nil", got)
 	}
-	if got := templateWords(titles("a File", "b File", "c File", "d File"), "https://elsewhere.example/gone.html"); got != nil {
+	if got := templateWords(titles("a File", "b File", "c File", "d File"), newTarget("https://elsewhere.example/gone.html")); got != nil {
 		t.Errorf("templateWords of another site's titles = %v, want nil", got)
 	}
 }
@@ -175,7 +179,7 @@ func TestOtherName(t *testing.T) {
 		{"Uses of Class org.apache.commons.lang3.arch.Processor (API)", "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/arch/class-use/Processor.Arch.html", true},
 		{"Uses of Class org.apache.commons.lang3.arch.Processor.Arch (API)", "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/arch/class-use/Processor.Arch.html", false},
 	} {
-		if got := otherName(tt.title, tt.uri); got != tt.want {
+		if got := otherName(tt.title, newTarget(tt.uri)); got != tt.want {
 			t.Errorf("otherName(%q, %q) = %v, want %v", tt.title, tt.uri, got, tt.want)
 		}
 	}
@@ -289,23 +293,22 @@ func TestOwnWordPlural(t *testing.T) {
 }
 
 // TestOtherNameSecond: a second candidate that names another module's
-// function of the same name is no sibling alike: it does not halve the
-// first's confidence.
+// function of the same name is no sibling alike; one with the same title
+// is.
 func TestOtherNameSecond(t *testing.T) {
 	c := &Clues{URI: "https://docs.dask.org/en/latest/generated/dask.array.Array.argmin.html"}
 	c.Evidence = []*Evidence{{Trace: Trace{Kept: true}, anchors: []string{"argmin"}, page: &Inspection{Kept: true, Title: "Reductions — Dask documentation"}}}
 	first := lexsig.Result{URI: "https://docs.dask.org/a", Title: "dask.array.Array.argmin — Dask documentation"}
-	alone := Confidence(c, []lexsig.Result{first})
-	if alone != 1 {
-		t.Fatalf("the first candidate alone scores %v, want 1", alone)
+	if !titlesSure(c, []lexsig.Result{first}) {
+		t.Fatalf("the first candidate alone: %v, want its title to name the page", Signals(c, []lexsig.Result{first}, Seen{}))
 	}
 	other := lexsig.Result{URI: "https://docs.dask.org/b", Title: "dask.array.argmin — Dask documentation"}
-	if got := Confidence(c, []lexsig.Result{first, other}); got != alone {
-		t.Errorf("with another name second: %v, want %v as alone", got, alone)
+	if got := Signals(c, []lexsig.Result{first, other}, Seen{}); got[SignalSecondAlike] != 0 {
+		t.Errorf("with another name second: %v, want no second alike", got)
 	}
 	same := lexsig.Result{URI: "https://docs.dask.org/c", Title: first.Title}
-	if got := Confidence(c, []lexsig.Result{first, same}); got != alone/2 {
-		t.Errorf("with a sibling alike second: %v, want %v", got, alone/2)
+	if got := Signals(c, []lexsig.Result{first, same}, Seen{}); got[SignalSecondUnresolved] != 1 {
+		t.Errorf("with a sibling alike second: %v, want it unresolved", got)
 	}
 }
 
@@ -324,14 +327,14 @@ func TestPatternedBacklinks(t *testing.T) {
 	first := []lexsig.Result{{URI: "https://ffmpeg.org/relocated/1.html", Title: "FFmpeg: AVBitStreamFilter Struct Reference"}}
 	for _, tt := range []struct {
 		host, title string
-		want        float64
+		want        string
 	}{
-		{"ffmpeg.org", "FFmpeg: AVBSFContext Struct Reference", 1},
-		{"ffmpeg.org", "FFmpeg: libavcodec/bsf.h Source File", ForeignTitle},
-		{"mirror.example", "FFmpeg: AVBSFContext Struct Reference", ForeignTitle},
+		{"ffmpeg.org", "FFmpeg: AVBSFContext Struct Reference", SignalSitePattern},
+		{"ffmpeg.org", "FFmpeg: libavcodec/bsf.h Source File", SignalTitleOwnWords},
+		{"mirror.example", "FFmpeg: AVBSFContext Struct Reference", SignalTitleOwnWords},
 	} {
-		if got := Confidence(clues(tt.host, tt.title), first); got != tt.want {
-			t.Errorf("with a backlink page %q on %s: %v, want %v", tt.title, tt.host, got, tt.want)
+		if got := Signals(clues(tt.host, tt.title), first, Seen{}); got[tt.want] != 1 {
+			t.Errorf("with a backlink page %q on %s: %v, want %s", tt.title, tt.host, got, tt.want)
 		}
 	}
 }
@@ -375,7 +378,7 @@ func TestSpelled(t *testing.T) {
 		if tt.phrase != "" {
 			phrases = []Phrase{{Words: lexsig.Tokenize(tt.phrase)}}
 		}
-		if got := spelled(tt.title, phrases, site, tt.uri, false); got != tt.want {
+		if got := spelled(tt.title, phrases, site, newTarget(tt.uri), false); got != tt.want {
 			t.Errorf("spelled(%q, %q, %s) = %v, want %v", tt.title, tt.phrase, tt.uri, got, tt.want)
 		}
 	}
@@ -395,7 +398,7 @@ func TestByURI(t *testing.T) {
 		// Numbers and single letters tell nothing apart.
 		{"Selections 3", "Selections 4", false},
 	} {
-		if got := byURI(tt.a, tt.b, uri); got != tt.want {
+		if got := byURI(tt.a, tt.b, newTarget(uri)); got != tt.want {
 			t.Errorf("byURI(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
@@ -417,7 +420,7 @@ func TestSiblingURI(t *testing.T) {
 		{"https://docs.djangoproject.com/en/3.2/releases/1.2.7", "https://docs.djangoproject.com/en/3.2/releases/1.2.7", false},
 		{"https://example.org/a/x-y", "https://example.org/a/z-w", false},
 	} {
-		if got := siblingURI(tt.candidate, tt.uri); got != tt.want {
+		if got := siblingURI(tt.candidate, newTarget(tt.uri)); got != tt.want {
 			t.Errorf("siblingURI(%s, %s) = %v, want %v", tt.candidate, tt.uri, got, tt.want)
 		}
 	}
@@ -439,7 +442,7 @@ func TestOtherVersion(t *testing.T) {
 		{"Release Notes for v.2.4", "https://example.org/3.3/changes.html", false},
 		{"Release notes", "https://example.org/release-3.3.html", false},
 	} {
-		if got := otherVersion(tt.title, tt.uri); got != tt.want {
+		if got := otherVersion(tt.title, newTarget(tt.uri)); got != tt.want {
 			t.Errorf("otherVersion(%q, %s) = %v, want %v", tt.title, tt.uri, got, tt.want)
 		}
 	}
@@ -461,7 +464,7 @@ func TestOtherDirectory(t *testing.T) {
 		// "_2" without Doxygen's other escapes is no slash.
 		{"vector/2d", "https://example.org/vector_2d.html", false},
 	} {
-		if got := otherDirectory(tt.title, tt.uri); got != tt.want {
+		if got := otherDirectory(tt.title, newTarget(tt.uri)); got != tt.want {
 			t.Errorf("otherDirectory(%q, %s) = %v, want %v", tt.title, tt.uri, got, tt.want)
 		}
 	}

@@ -3,6 +3,7 @@ package relink_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/linkrot/relink"
@@ -11,10 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestConfidence: the first candidate's title against the backlinks'
-// anchor phrases ("sourdough starter guide", "feeding a sourdough
-// starter", from the fake web).
-func TestConfidence(t *testing.T) {
+// TestSignals: what the judge sees of the first candidate's title against
+// the backlinks' anchor phrases ("sourdough starter guide", "feeding a
+// sourdough starter", from the fake web).
+func TestSignals(t *testing.T) {
 	f, _ := fakeFinder(t)
 	clues, err := f.Clues(context.Background(), target, relink.Needs{})
 	require.NoError(t, err)
@@ -25,82 +26,110 @@ func TestConfidence(t *testing.T) {
 		}
 		return out
 	}
+	const (
+		whole    = relink.SignalPhraseInTitle
+		own      = relink.SignalTitleOwnWords
+		pattern  = relink.SignalSitePattern
+		share    = relink.SignalPhraseShare
+		shareOwn = relink.SignalShareOwnWords
+		alike    = relink.SignalSecondAlike
+		unsure   = relink.SignalSecondUnresolved
+		urlOnly  = relink.SignalURLWordsOnly
+		noTitle  = relink.SignalNoTitle
+	)
+	// judged returns the signals of the titles' kind that the judge saw,
+	// with their values.
+	judged := func(c *relink.Clues, cands []lexsig.Result) map[string]float64 {
+		out := map[string]float64{}
+		for name, v := range relink.Signals(c, cands, relink.Seen{}) {
+			switch name {
+			case whole, own, pattern, share, shareOwn, alike, unsure, urlOnly, noTitle, relink.SignalSibling, relink.SignalTitleSpellsURI:
+				out[name] = v
+			}
+		}
+		return out
+	}
 	tests := []struct {
 		name       string
 		candidates []lexsig.Result
-		want       float64
+		want       map[string]float64
 	}{
-		{"no candidate", nil, 0},
-		{"no title", titles(""), 0},
-		{"the phrase whole", titles("The sourdough starter guide"), 1},
-		{"the phrase whole and the site's name", titles("Sourdough starter guide — Example Kitchen 2"), 1},
-		{"the phrase whole and words of its own", titles("Sourdough starter guide for rye"), relink.ForeignTitle},
-		{"part of a phrase", titles("Sourdough recipes"), 0.8 * 0.9 / 2}, // half the URI's "sourdough starter"
-		{"the URI's last segment whole", titles("Sourdough starter"), 1},
-		{"words of its own that the site's titles share", titles("Sourdough starter guide for rye", "Focaccia for rye"), 1},
-		{"words of its own on another host", []lexsig.Result{{URI: "https://other.example/1", Title: "Sourdough starter guide for rye"}, {URI: "https://other.example/2", Title: "Focaccia for rye"}}, relink.ForeignTitle},
-		{"nothing in common", titles("Rye bread"), 0},
-		{"two siblings alike", titles("Sourdough starter guide", "The sourdough starter guide"), 0.5},
-		{"a sibling with words of its own", titles("Sourdough starter guide", "Sourdough starter guide (old)"), 1},
-		{"a better first", titles("Sourdough starter guide", "Sourdough recipes"), 1},
+		{"no title", titles(""), map[string]float64{noTitle: 1}},
+		{"the phrase whole", titles("The sourdough starter guide"), map[string]float64{whole: 1}},
+		{"the phrase whole and the site's name", titles("Sourdough starter guide — Example Kitchen 2"), map[string]float64{whole: 1}},
+		{"the phrase whole and words of its own", titles("Sourdough starter guide for rye"), map[string]float64{own: 1}},
+		{"part of a phrase", titles("Sourdough recipes"), map[string]float64{share: 0.5, shareOwn: 1}}, // half the URI's "sourdough starter"
+		{"the URI's last segment whole", titles("Sourdough starter"), map[string]float64{whole: 1}},
+		{"words of its own that the site's titles share", titles("Sourdough starter guide for rye", "Focaccia for rye"), map[string]float64{pattern: 1}},
+		{"words of its own on another host", []lexsig.Result{{URI: "https://other.example/1", Title: "Sourdough starter guide for rye"}, {URI: "https://other.example/2", Title: "Focaccia for rye"}}, map[string]float64{own: 1}},
+		{"nothing in common", titles("Rye bread"), map[string]float64{}},
+		{"two siblings alike", titles("Sourdough starter guide", "The sourdough starter guide"), map[string]float64{whole: 1, alike: 1, unsure: 1}},
+		{"a sibling with words of its own", titles("Sourdough starter guide", "Sourdough starter guide (old)"), map[string]float64{whole: 1}},
+		{"a better first", titles("Sourdough starter guide", "Sourdough recipes"), map[string]float64{whole: 1}},
 	}
 	for _, tt := range tests {
-		assert.InDelta(t, tt.want, relink.Confidence(clues, tt.candidates), 1e-9, tt.name)
+		assert.Equal(t, tt.want, judged(clues, tt.candidates), tt.name)
 	}
-	// Without anchor phrases the missing URI's words judge, at half weight.
+	assert.Nil(t, relink.Signals(clues, nil, relink.Seen{}), "no candidate")
+	// Without anchor phrases the missing URI's words judge.
 	bare := &relink.Clues{URI: "https://example.org/guides/rye-bread"}
-	assert.InDelta(t, 0.5, relink.Confidence(bare, titles("Guides: rye bread")), 1e-9, "URI words, whole")
-	assert.InDelta(t, 0.4, relink.Confidence(bare, titles("Rye bread guides")), 1e-9, "URI words, out of order")
+	assert.Equal(t, map[string]float64{whole: 1, urlOnly: 1}, judged(bare, titles("Guides: rye bread")), "URI words, whole")
+	assert.Equal(t, map[string]float64{share: 1, urlOnly: 1}, judged(bare, titles("Rye bread guides")), "URI words, out of order")
 	// Siblings alike, unless the search scored the first clearly higher.
-	alike := titles("Sourdough starter guide", "Sourdough starter guide")
-	alike[0].Score, alike[1].Score = 3, 1
-	assert.InDelta(t, 1, relink.Confidence(clues, alike), 1e-9, "the first scored 3 times the second")
-	alike[1].Score = 2.5
-	assert.InDelta(t, 0.5, relink.Confidence(clues, alike), 1e-9, "scored alike")
+	two := titles("Sourdough starter guide", "Sourdough starter guide")
+	two[0].Score, two[1].Score = 3, 1
+	assert.Equal(t, map[string]float64{whole: 1, alike: 1}, judged(clues, two), "the first scored 3 times the second")
+	assert.InDelta(t, math.Log2(3)/4, relink.Signals(clues, two, relink.Seen{})[relink.SignalScoreMargin], 1e-9)
+	two[1].Score = 2.5
+	assert.Equal(t, map[string]float64{whole: 1, alike: 1, unsure: 1}, judged(clues, two), "scored alike")
 	// Siblings alike, unless the first is on the missing page's host and
 	// the second is not.
-	alike[1].URI = "https://mirror.example/guide"
-	assert.InDelta(t, 1, relink.Confidence(clues, alike), 1e-9, "the second on another host")
-	alike[0].URI, alike[1].URI = alike[1].URI, alike[0].URI
-	assert.InDelta(t, 0.5, relink.Confidence(clues, alike), 1e-9, "the first on another host")
+	two[1].URI = "https://mirror.example/guide"
+	assert.Equal(t, map[string]float64{whole: 1, alike: 1}, judged(clues, two), "the second on another host")
+	two[0].URI, two[1].URI = two[1].URI, two[0].URI
+	assert.Equal(t, map[string]float64{whole: 1, alike: 1, unsure: 1}, judged(clues, two), "the first on another host")
 }
 
-// TestFinderFound: Found is the confidence against the Finder's threshold.
+// TestFinderFound: Found is the confidence against the Finder's threshold,
+// by default the model's.
 func TestFinderFound(t *testing.T) {
+	model := &relink.Model{Bias: -2, Weights: map[string]float64{relink.SignalPhraseInTitle: 4}, Threshold: 0.5}
 	for _, tt := range []struct {
 		title     string
 		threshold float64
 		found     bool
 	}{
-		{"Sourdough starter guide", 0, true},
-		{"Sourdough recipes", 0, false},
-		{"Sourdough recipes", 0.2, true},
+		{"Sourdough starter guide", 0, true}, // 0.88
+		{"Sourdough recipes", 0, false},      // 0.12
+		{"Sourdough recipes", 0.1, true},
 		{"Rye bread", -1, true},
 	} {
 		f, _ := fakeFinder(t)
-		f.Threshold = tt.threshold
+		f.Threshold, f.Model = tt.threshold, model
 		f.Searcher = lexsig.SearcherFunc(func(context.Context, lexsig.Query, int) ([]lexsig.Result, error) {
 			return []lexsig.Result{{Rank: 1, URI: "https://example.org/new", Title: tt.title}}, nil
 		})
 		res, err := f.Find(context.Background(), target)
 		require.NoError(t, err)
 		assert.Equal(t, tt.found, res.Found, "%q at threshold %v (confidence %v)", tt.title, tt.threshold, res.Confidence)
+		assert.InDelta(t, model.Confidence(res.Signals), res.Confidence, 1e-12, "the confidence is the model's of the signals")
 	}
 }
 
-func ExampleConfidence() {
+func ExampleSignals() {
 	// A page without anchor phrases is judged by the words of its URI.
 	clues := &relink.Clues{URI: "https://example.org/annual-rainfall"}
-	fmt.Println(relink.Confidence(clues, []lexsig.Result{{URI: "https://example.org/reports/rainfall", Title: "Annual rainfall"}}))
-	fmt.Println(relink.Confidence(clues, []lexsig.Result{{URI: "https://example.org/weather", Title: "Weather"}}))
+	for _, title := range []string{"Annual rainfall", "Rainfall by month"} {
+		s := relink.Signals(clues, []lexsig.Result{{URI: "https://example.org/reports/rainfall", Title: title}}, relink.Seen{})
+		fmt.Println(title+":", s[relink.SignalPhraseInTitle], s[relink.SignalPhraseShare], s[relink.SignalURLWordsOnly])
+	}
 	// Output:
-	// 0.5
-	// 0
+	// Annual rainfall: 1 0 1
+	// Rainfall by month: 0 0.5 1
 }
 
-// TestRerankJudge: a reranked fusion's answer is as sure as its title
-// says only when enough of the fusion's queries found it
-// (relink.FusionSupport).
+// TestRerankJudge: a reranked fusion's support is the share of the
+// fusion's queries that found its first candidate (relink.FusionSupport).
 func TestRerankJudge(t *testing.T) {
 	f, _ := fakeFinder(t)
 	page := lexsig.Result{URI: "https://example.org/new", Title: "Sourdough starter guide"}
@@ -122,15 +151,15 @@ func TestRerankJudge(t *testing.T) {
 	require.Equal(t, page.URI, res.Candidates[0].URI)
 	n := float64(len(res.Queries))
 	require.GreaterOrEqual(t, n, 6.0, "distinct queries: %v", res.Queries)
-	assert.InDelta(t, (1.0/9)/(n/6)/relink.FusionSupport, res.Confidence, 1e-9)
-	assert.False(t, res.Found)
+	assert.InDelta(t, (1.0/9)/(n/6)/relink.FusionSupport, res.Signals[relink.SignalFusionSupport], 1e-9)
+	assert.Equal(t, 1.0, res.Signals[relink.SignalPhraseInTitle])
 
-	// Every query finding it first: the title's confidence.
+	// Every query finding it first: full support.
 	f.Searcher = lexsig.SearcherFunc(func(context.Context, lexsig.Query, int) ([]lexsig.Result, error) {
 		return []lexsig.Result{page}, nil
 	})
 	res, err = f.Find(context.Background(), target)
 	require.NoError(t, err)
-	assert.InDelta(t, 1, res.Confidence, 1e-9)
-	assert.True(t, res.Found)
+	assert.InDelta(t, 1, res.Signals[relink.SignalFusionSupport], 1e-9)
+	assert.Greater(t, res.Confidence, relink.DefaultThreshold, "a title that names the page, every query agreeing")
 }

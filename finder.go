@@ -102,9 +102,14 @@ type Finder struct {
 	KeepMissing bool
 	// Threshold is the confidence at or above which Find answers with its
 	// first candidate (Result.Found); below it the answer is "not found".
-	// Zero means DefaultThreshold; a negative Threshold answers whenever
-	// there is a candidate.
+	// The confidence is calibrated: the threshold reads as the precision
+	// wanted. Zero means the Model's Threshold (for the default model,
+	// DefaultThreshold); a negative Threshold answers whenever there is a
+	// candidate.
 	Threshold float64
+	// Model is the judge that turns the signals into the confidence; nil
+	// means DefaultModel.
+	Model *Model
 	// KeepBacklinks keeps the level-1 backlink pages among the
 	// candidates. By default they are left out: a page that links to the
 	// missing page is not it, though it often shares its words. Level-2
@@ -186,8 +191,12 @@ type Result struct {
 	// Archived reports whether an archived copy of the page was used.
 	Archived bool
 	// Confidence is how sure relink is that the first candidate is the
-	// missing page, in [0, 1] (see the function Confidence).
+	// missing page, in [0, 1]: the judge's (Model) calibrated probability.
 	Confidence float64
+	// Signals are what the judge saw of the first candidate, by name
+	// (the Signal constants), those that are not 0; nil without a
+	// candidate. Model.Contributions says what each added.
+	Signals map[string]float64
 	// Found reports whether Confidence reached the Finder's Threshold: the
 	// first candidate is the answer. When false the answer is "not found"
 	// (the page is gone, or the evidence does not single it out), though
@@ -355,17 +364,22 @@ func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
 		r.Rank = len(res.Candidates) + 1
 		res.Candidates = append(res.Candidates, r)
 	}
-	judge := o.Judge
-	if judge == nil {
-		judge = Confidence
-	}
-	res.Confidence = judge(c, res.Candidates)
+	m := f.model()
+	res.Confidence, res.Signals = m.Judge(c, res.Candidates, o.Seen)
 	threshold := f.Threshold
 	if threshold == 0 {
-		threshold = DefaultThreshold
+		threshold = m.Threshold
 	}
 	res.Found = len(res.Candidates) > 0 && res.Confidence >= threshold
 	return res, nil
+}
+
+// model returns the Finder's Model, or the default one.
+func (f *Finder) model() *Model {
+	if f.Model != nil {
+		return f.Model
+	}
+	return defaultModel()
 }
 
 // CutReason is the note a kept page's Trace carries when the words drawn

@@ -135,7 +135,7 @@ func (s MovedLink) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error
 		out.Candidates = append(out.Candidates, r)
 	}
 	if len(out.Candidates) > 0 {
-		out.Judge = func(_ *Clues, cands []lexsig.Result) float64 { return movedConfidence(cands) }
+		out.Seen.MovedLinks = true
 		if len(out.Queries) == 0 {
 			// The backlinks' own links named the page: the query is their
 			// anchor phrase, which no one needed to search.
@@ -248,21 +248,4 @@ func movedTargets(e *Evidence, doc *backlink.Document, target string) []string {
 		out = append(out, n.URI)
 	}
 	return out
-}
-
-// movedConfidence is MovedLink's confidence in its first candidate: 0.9
-// when one backlink's link moved there, 0.97 when several agree, halved
-// when another candidate has as many.
-func movedConfidence(cands []lexsig.Result) float64 {
-	if len(cands) == 0 {
-		return 0
-	}
-	c := 0.9
-	if cands[0].Score >= 2 {
-		c = 0.97
-	}
-	if len(cands) > 1 && cands[1].Score >= cands[0].Score {
-		c /= 2
-	}
-	return c
 }

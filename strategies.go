@@ -443,17 +443,7 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Judge = func(c *Clues, candidates []lexsig.Result) float64 {
-		var h string
-		if len(candidates) > 0 {
-			h = headings[candidates[0].URI]
-		}
-		conf := confidence(c, candidates, h)
-		if fused {
-			conf *= support(candidates)
-		}
-		return conf
-	}
+	out.Seen.Headings, out.Seen.Fused = headings, fused
 	return out, nil
 }
 
@@ -468,7 +458,7 @@ const headingsRead = 2
 // for the first, and returns their headings by URI. fetched holds the
 // headings of the pages already fetched, by URI.
 func (s Rerank) headings(ctx context.Context, c *Clues, t Tools, out *Outcome, fetched map[string]string) (map[string]string, error) {
-	if t.Fetcher == nil || len(out.Candidates) == 0 || Confidence(c, out.Candidates) >= 1 {
+	if t.Fetcher == nil || len(out.Candidates) == 0 || titlesSure(c, out.Candidates) {
 		return nil, nil
 	}
 	skip := map[string]bool{c.URI: true}
@@ -562,7 +552,7 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 		u, err := canon.Canonicalize(r.URI)
 		keys[i].backlink = err == nil && backlinks[u]
 		keys[i].sameHost = hostOf(r.URI) == host
-		keys[i].other = sibling(r, c.URI)
+		keys[i].other = sibling(r, c.target())
 	}
 	if s.Fetch && t.Fetcher != nil {
 		ctxWords := map[string]int{}

@@ -39,6 +39,7 @@ type Clues struct {
 	counts  map[wordsKey][]int // Paper.wordCounts
 	phrases *[]Phrase          // Phrases, once made
 	site    map[string]bool    // siteWords, once made
+	parsed  *target            // target, once made
 }
 
 // why says why the clues gave no query: no backlinks, none kept (and why
@@ -99,10 +100,10 @@ type Outcome struct {
 	// Signature is every ranked term of the lexical signature the
 	// strategy searched, when it searched one (Paper), or nil.
 	Signature lexsig.Signature
-	// Judge, when not nil, says how sure the strategy is that the first of
-	// the candidates (those the Finder kept of Candidates) is the page, in
-	// [0, 1]; nil means the function Confidence.
-	Judge func(c *Clues, candidates []lexsig.Result) float64
+	// Seen is what the strategy saw besides the candidates, for the judge
+	// (Model.Judge): the headings it read, whether it fused, moved links,
+	// an archived title to compare.
+	Seen Seen
 }
 
 // Needs is what a Strategy's clues must hold.

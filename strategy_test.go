@@ -584,13 +584,9 @@ func TestRerankHeading(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		conf := o.Judge(c, o.Candidates)
-		alone := relink.Confidence(c, o.Candidates)
-		if tt.wantFetches > 0 && alone >= 1 {
-			t.Fatalf("%s: its title alone gives %v; the test needs less", tt.uri, alone)
-		}
-		if tt.headingCount && conf != 1 || !tt.headingCount && conf != alone {
-			t.Errorf("%s: confidence %v (%v by its title), want the heading to count: %v", tt.uri, conf, alone, tt.headingCount)
+		got := relink.Signals(c, o.Candidates, o.Seen)[relink.SignalHeadingSpellsURI] == 1
+		if got != tt.headingCount {
+			t.Errorf("%s: heading spells the URI: %v, want %v", tt.uri, got, tt.headingCount)
 		}
 		if fetched != tt.wantFetches || o.Fetches != tt.wantFetches {
 			t.Errorf("%s: %d fetches (%d counted), want %d", tt.uri, fetched, o.Fetches, tt.wantFetches)

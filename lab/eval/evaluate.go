@@ -277,6 +277,10 @@ type MethodReport struct {
 	// First is a strategy's first candidate, "" when it had none (grid
 	// methods leave it out).
 	First string `json:"first,omitempty"`
+	// Signals are what the judge saw of a strategy's first candidate
+	// (relink.Result.Signals): with Ranks, the fit's input (lab/cmd/fit).
+	// Grid methods leave them out.
+	Signals map[string]float64 `json:"signals,omitempty"`
 }
 
 // View is the web as one evaluation target sees it: a web in which that
@@ -790,6 +794,7 @@ func (t *targetRun) strategy(ctx context.Context, st relink.Strategy) error {
 	if len(res.Candidates) > 0 {
 		mr.First = res.Candidates[0].URI
 	}
+	mr.Signals = res.Signals
 	t.rep.Methods[st.Name()] = mr
 	return nil
 }

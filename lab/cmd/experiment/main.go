@@ -100,6 +100,8 @@ type config struct {
 	nav                      string
 	modes                    []string // the modes besides the paper's, in allModes order
 	cpuProfile               string
+	grid                     bool              // -methods holds grid
+	strategies               []relink.Strategy // the project's methods -methods chose
 	args                     []string
 	scale                    scaleConfig // scale.go: -draw, -memprofile, -memory-limit
 }
@@ -138,6 +140,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	moved := fs.Bool("moved", true, "also run the moved mode (the older form of -modes; -moved=false leaves it out of the default)")
 	modes := fs.String("modes", "", "evaluation `LIST`, comma-separated: paper (always run: the paper's setting), moved (each target published at a new URI, its old one dead), migrated (half the sites moved by a rule, the targets drawn from their pages), edited (moved, and the text edited), deleted (each target gone from the web and the index: the right answer is not found); moved, migrated and edited need -corpus and its files; default all")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the grid to `FILE`")
+	methods := fs.String("methods", "grid,own", "methods `LIST`, comma-separated: grid (the paper's grid), own (every one of the project's methods, relink.Strategies), or names of the project's methods (\"moved-link+rerank\" is relink.Default); the judge's fit (lab/cmd/fit) needs only the default methods")
 	cfg.scale.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: experiment -corpus MANIFEST -store FILE [-targets N] [-seed S] [-modes LIST] [-out DIR]")
@@ -165,6 +168,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			cfg.modes = append(cfg.modes, m)
 		}
 	}
+	if err := cfg.chooseMethods(*methods); err != nil {
+		return nil, err
+	}
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -184,8 +190,37 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	return &cfg, nil
 }
 
-// navSettings returns the Grid.Nav of the -nav flag.
+// chooseMethods sets the grid and the strategies -methods lists.
+func (cfg *config) chooseMethods(list string) error {
+	all := relink.Strategies()
+	cfg.grid, cfg.strategies = false, nil
+	for name := range strings.SplitSeq(list, ",") {
+		name = strings.TrimSpace(name)
+		switch i := slices.IndexFunc(all, func(s relink.Strategy) bool { return s.Name() == name }); {
+		case name == "grid":
+			cfg.grid = true
+		case name == "own":
+			cfg.strategies = all
+		case i >= 0:
+			if !slices.ContainsFunc(cfg.strategies, func(s relink.Strategy) bool { return s.Name() == name }) {
+				cfg.strategies = append(cfg.strategies, all[i])
+			}
+		default:
+			return fmt.Errorf("-methods: unknown method %q (want grid, own or one of the project's methods)", name)
+		}
+	}
+	if !cfg.grid && len(cfg.strategies) == 0 {
+		return errors.New("-methods lists no method")
+	}
+	return nil
+}
+
+// navSettings returns the Grid.Nav of the -nav flag, or none when the grid
+// is not run.
 func (cfg *config) navSettings() []bool {
+	if !cfg.grid {
+		return []bool{}
+	}
 	switch cfg.nav {
 	case "with":
 		return []bool{true}
@@ -245,7 +280,7 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 		PageBudget:   cfg.pageBudget << 20,
 		SearchBudget: cfg.searchBudget << 20,
 		Progress:     bar.update,
-		Strategies:   relink.Strategies(),
+		Strategies:   cfg.strategies,
 		Archive:      archive,
 	}
 	rep, err := eval.Evaluate(ctx, ev)
