@@ -235,3 +235,23 @@ func sortedKeys(m map[string]float64) []string {
 // answers at or above it were right at the precision Provenance.Precision
 // states; judge.json has the figures.
 const DefaultThreshold = 0.8
+
+// WithRedirect returns a copy of signals with the signal of an archived
+// redirect of the missing URI to the first candidate added: a permanent
+// one (HTTP 301 or 308) is the site's own word for where the page went
+// (SignalRedirectPermanent); another (302, 303, 307) also leads to login
+// pages and campaigns (SignalRedirectTemporary). With nil signals it gives
+// the signals of a candidate known by the redirect alone. The default
+// model's priors weigh them.
+func WithRedirect(signals map[string]float64, permanent bool) map[string]float64 {
+	out := maps.Clone(signals)
+	if out == nil {
+		out = map[string]float64{}
+	}
+	name := SignalRedirectTemporary
+	if permanent {
+		name = SignalRedirectPermanent
+	}
+	out[name] = 1
+	return out
+}

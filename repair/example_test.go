@@ -58,8 +58,8 @@ func ExampleWriteJSONL() {
 		log.Fatal(err)
 	}
 	// Output:
-	// {"dead":"https://old.example/a.html","sources":["https://blog.example/post"],"verdict":"moved","uri":"https://new.example/docs/a/","confidence":0.97,"candidates":[],"queries":[],"backlinks":[],"archive":null,"evidence":[],"calls":{"fetch":0,"search":0,"archive":0,"backlinks":0},"error":""}
-	// {"dead":"https://old.example/b.html","sources":[],"verdict":"unknown","uri":"","confidence":0,"candidates":[],"queries":[],"backlinks":[],"archive":null,"evidence":[],"calls":{"fetch":0,"search":0,"archive":0,"backlinks":0},"error":"search failed"}
+	// {"dead":"https://old.example/a.html","sources":["https://blog.example/post"],"verdict":"moved","uri":"https://new.example/docs/a/","confidence":0.97,"candidates":[],"queries":[],"backlinks":[],"archive":null,"evidence":[],"signals":{},"calls":{"fetch":0,"search":0,"archive":0,"backlinks":0},"error":""}
+	// {"dead":"https://old.example/b.html","sources":[],"verdict":"unknown","uri":"","confidence":0,"candidates":[],"queries":[],"backlinks":[],"archive":null,"evidence":[],"signals":{},"calls":{"fetch":0,"search":0,"archive":0,"backlinks":0},"error":"search failed"}
 }
 
 func ExampleWriteCSV() {

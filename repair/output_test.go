@@ -49,6 +49,7 @@ func sampleResults() []repair.Result {
 			Backlinks:  []repair.Backlink{{URI: "https://blog.example/post", Kept: true, Anchor: "the a guide"}},
 			Archive:    &repair.Archive{URI: "https://web.archive.org/web/2019/https://old.example/a.html", Title: "A", Text: "first paragraph"},
 			Evidence:   []repair.Evidence{{Kind: "title", Detail: "candidate title equals the archived title"}},
+			Signals:    map[string]float64{"anchor_phrase_in_title": 1, "fusion_support": 0.6},
 			Calls:      repair.Calls{Fetch: 12, Search: 3, Archive: 2, Backlinks: 1},
 		},
 		{
@@ -76,7 +77,7 @@ func sampleResults() []repair.Result {
 func TestResultJSONFields(t *testing.T) {
 	// INTERFACES.md, "relink fix": every field, in this order, always.
 	want := []string{"dead", "sources", "verdict", "uri", "confidence", "candidates", "queries",
-		"backlinks", "archive", "evidence", "calls", "error"}
+		"backlinks", "archive", "evidence", "signals", "calls", "error"}
 	for _, r := range []repair.Result{{}, sampleResults()[0]} {
 		b, err := json.Marshal(r)
 		require.NoError(t, err)
@@ -98,7 +99,7 @@ func TestResultJSONFields(t *testing.T) {
 	b, err := json.Marshal(repair.Result{Dead: "https://a.example/", Verdict: repair.Unknown})
 	require.NoError(t, err)
 	require.JSONEq(t, `{"dead":"https://a.example/","sources":[],"verdict":"unknown","uri":"","confidence":0,
-		"candidates":[],"queries":[],"backlinks":[],"archive":null,"evidence":[],
+		"candidates":[],"queries":[],"backlinks":[],"archive":null,"evidence":[],"signals":{},
 		"calls":{"fetch":0,"search":0,"archive":0,"backlinks":0},"error":""}`, string(b))
 	b, err = json.Marshal(sampleResults()[0])
 	require.NoError(t, err)
@@ -113,6 +114,7 @@ func TestResultJSONFields(t *testing.T) {
 		"backlinks": [{"uri": "https://blog.example/post", "kept": true, "reason": "", "anchor": "the a guide"}],
 		"archive": {"uri": "https://web.archive.org/web/2019/https://old.example/a.html", "title": "A", "text": "first paragraph"},
 		"evidence": [{"kind": "title", "detail": "candidate title equals the archived title"}],
+		"signals": {"anchor_phrase_in_title": 1, "fusion_support": 0.6},
 		"calls": {"fetch": 12, "search": 3, "archive": 2, "backlinks": 1},
 		"error": ""}`, string(b))
 }
@@ -126,7 +128,7 @@ func TestWriteJSONLRoundTrip(t *testing.T) {
 	got, err := repair.ReadResults(strings.NewReader("\n" + buf.String() + "\n"))
 	require.NoError(t, err)
 	want := sampleResults()
-	for i := range want { // nil slices come back empty
+	for i := range want { // nil slices and maps come back empty
 		for _, s := range []*[]string{&want[i].Sources, &want[i].Queries} {
 			if *s == nil {
 				*s = []string{}
@@ -140,6 +142,9 @@ func TestWriteJSONLRoundTrip(t *testing.T) {
 		}
 		if want[i].Evidence == nil {
 			want[i].Evidence = []repair.Evidence{}
+		}
+		if want[i].Signals == nil {
+			want[i].Signals = map[string]float64{}
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

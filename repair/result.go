@@ -45,8 +45,12 @@ type Result struct {
 	Backlinks  []Backlink  `json:"backlinks"`
 	Archive    *Archive    `json:"archive"` // nil when no archive had a copy
 	Evidence   []Evidence  `json:"evidence"`
-	Calls      Calls       `json:"calls"`
-	Error      string      `json:"error"`
+	// Signals are what the judge saw of the first candidate, by name
+	// (relink.Result.Signals, with an archived redirect's), the
+	// confidence's reasons.
+	Signals map[string]float64 `json:"signals"`
+	Calls   Calls              `json:"calls"`
+	Error   string             `json:"error"`
 }
 
 // Candidate is a page that may be the dead URL's new home, in rank order.
@@ -97,8 +101,8 @@ type Calls struct {
 }
 
 // MarshalJSON writes r.Redacted (no URL password but in dead and
-// sources) with [] for its nil slices, so that every field has one JSON
-// type.
+// sources) with [] for its nil slices and {} for no signals, so that every
+// field has one JSON type.
 func (r Result) MarshalJSON() ([]byte, error) {
 	type plain Result // without this method
 	p := plain(r.Redacted())
@@ -107,6 +111,9 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	p.Queries = nonNil(p.Queries)
 	p.Backlinks = nonNil(p.Backlinks)
 	p.Evidence = nonNil(p.Evidence)
+	if p.Signals == nil {
+		p.Signals = map[string]float64{}
+	}
 	// Not json.Marshal, which would escape < > & for HTML: the caller's
 	// encoder decides that (WriteJSONL does not).
 	var buf bytes.Buffer

@@ -34,11 +34,16 @@ type output struct {
 	// Confidence is how sure the answer is that the first candidate is
 	// the page (relink.Result.Confidence); Found whether it reached the
 	// threshold (Threshold), and Answer is then that candidate's URI.
-	Confidence float64          `json:"confidence"`
-	Threshold  float64          `json:"threshold"`
-	Found      bool             `json:"found"`
-	Answer     string           `json:"answer"`
-	Backlinks  []outputBacklink `json:"backlinks"`
+	Confidence float64 `json:"confidence"`
+	// Signals are what the judge saw of the first candidate
+	// (relink.Result.Signals), Contributions what each added to the
+	// log-odds (relink.Model.Contributions).
+	Signals       map[string]float64 `json:"signals,omitempty"`
+	Contributions map[string]float64 `json:"contributions,omitempty"`
+	Threshold     float64            `json:"threshold"`
+	Found         bool               `json:"found"`
+	Answer        string             `json:"answer"`
+	Backlinks     []outputBacklink   `json:"backlinks"`
 	// Notes are what went wrong without stopping the run (an archive that
 	// failed, no query), as printed on stderr.
 	Notes []string `json:"notes,omitempty"`
@@ -109,6 +114,10 @@ func makeOutput(res *relink.Result, n int) output {
 		Fetches:    res.Fetches,
 		Confidence: res.Confidence,
 		Found:      res.Found,
+		Signals:    res.Signals,
+	}
+	if len(res.Signals) > 0 {
+		out.Contributions = relink.DefaultModel().Contributions(res.Signals)
 	}
 	if res.Found {
 		out.Answer = res.Candidates[0].URI
@@ -203,6 +212,9 @@ func printText(w io.Writer, out output) {
 		fmt.Fprintf(w, "answer: %s (confidence %.2f)\n", out.Answer, out.Confidence)
 	case len(out.Candidates) > 0:
 		fmt.Fprintf(w, "answer: not found (confidence %.2f, below %.2f)\n", out.Confidence, out.Threshold)
+	}
+	if len(out.Signals) > 0 {
+		fmt.Fprintf(w, "why: %s\n", signalsDetail(relink.DefaultModel(), out.Signals))
 	}
 	fmt.Fprintf(w, "(%.0f ms)\n", out.Seconds*1000)
 }

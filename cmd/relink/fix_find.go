@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"net/url"
 	"slices"
 	"strings"
@@ -39,6 +42,9 @@ type fixer struct {
 	redirects redirectLister
 	pages     relink.PageCache
 	strategy  relink.Strategy
+	// model is the judge (relink.DefaultModel), which weighs an archived
+	// redirect too.
+	model *relink.Model
 	// soft404 is the soft-404 filter alone, for the dead URL's own page.
 	soft404 *filter.Filters
 	// threshold is -threshold; finderThreshold the Finder's form of it
@@ -68,6 +74,7 @@ func newFixer(sv *services, st openedStore, c *fixConfig) *fixer {
 		searcher:        countingSearcher{sv.searcher},
 		df:              countingDF{sv.dfs.df},
 		pages:           relink.NewPageCache(int64(c.pageBudget) << 20),
+		model:           relink.DefaultModel(),
 		strategy:        relink.Default(),
 		threshold:       c.threshold,
 		finderThreshold: c.threshold,
@@ -184,7 +191,7 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 	default:
 		r.Verdict = repair.Gone
 	}
-	r.Evidence = append(append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...), checked...)
+	r.Evidence = append(append(r.Evidence, evidence(fx.model, res, clues, r.Archive, fx.threshold)...), checked...)
 	return true
 }
 
@@ -198,7 +205,7 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 func (fx *fixer) withRedirect(r *repair.Result, res *relink.Result, clues *relink.Clues, checked []repair.Evidence, err error, m *movedByRedirect) bool {
 	switch {
 	case err == nil:
-		r.Evidence = append(append(r.Evidence, evidence(res, clues, r.Archive, fx.threshold)...), checked...)
+		r.Evidence = append(append(r.Evidence, evidence(fx.model, res, clues, r.Archive, fx.threshold)...), checked...)
 	case errors.Is(err, relink.ErrNoQuery):
 		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "search", Detail: err.Error()})
 	case m.confidence < fx.threshold:
@@ -207,7 +214,7 @@ func (fx *fixer) withRedirect(r *repair.Result, res *relink.Result, clues *relin
 		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "search", Detail: "the search failed: " + err.Error()})
 		r.Candidates, r.Confidence = nil, 0
 	}
-	weighRedirect(r, m)
+	weighRedirect(fx.model, r, m)
 	r.URI, r.Error = "", ""
 	if r.Confidence >= fx.threshold {
 		r.Verdict, r.URI = repair.Moved, r.Candidates[0].URI
@@ -265,6 +272,7 @@ func (fx *fixer) finder(target string, sources []string) *relink.Finder {
 		Strategy:  fx.strategy,
 		Pages:     fx.pages,
 		Threshold: fx.finderThreshold,
+		Model:     fx.model,
 		Filters:   filter.Filters{Fetcher: fx.probes},
 		Results:   fx.results,
 	}
@@ -301,6 +309,7 @@ var errNoCopy = errors.New("no archived copy")
 // candidates, the queries and the backlinks with their anchor texts.
 func fill(r *repair.Result, res *relink.Result, c *relink.Clues) {
 	r.Confidence = min(max(res.Confidence, 0), 1)
+	r.Signals = res.Signals
 	for _, cand := range res.Candidates[:min(len(res.Candidates), relink.DefaultResults)] {
 		// The first few are for a review; no Searcher gives snippets yet: the field stays empty.
 		r.Candidates = append(r.Candidates, repair.Candidate{URI: cand.URI, Title: cand.Title, Score: cand.Score})
@@ -345,7 +354,7 @@ func contextWords(words []string) string {
 // evidence returns the reasons behind a Finder's answer res: how its
 // first candidate was found, and how its title compares with the
 // backlinks' anchor phrases and the archived title.
-func evidence(res *relink.Result, c *relink.Clues, archived *repair.Archive, threshold float64) []repair.Evidence {
+func evidence(model *relink.Model, res *relink.Result, c *relink.Clues, archived *repair.Archive, threshold float64) []repair.Evidence {
 	if len(res.Candidates) == 0 {
 		return []repair.Evidence{{Kind: "search", Detail: fmt.Sprintf("%d queries found no candidate", len(res.Queries))}}
 	}
@@ -376,10 +385,27 @@ func evidence(res *relink.Result, c *relink.Clues, archived *repair.Archive, thr
 			first.Title, res.Confidence, judged, threshold)
 	}
 	out = append(out, repair.Evidence{Kind: "title", Detail: detail})
+	if len(res.Signals) > 0 {
+		out = append(out, repair.Evidence{Kind: "signals", Detail: signalsDetail(model, res.Signals)})
+	}
 	if archived != nil && archived.Title != "" && strings.EqualFold(strings.TrimSpace(first.Title), strings.TrimSpace(archived.Title)) {
 		out = append(out, repair.Evidence{Kind: "title", Detail: "candidate title equals the archived title"})
 	}
 	return out
+}
+
+// signalsDetail says what the judge saw and what each signal added to the
+// log-odds of the answer, the strongest first: "anchor_phrase_in_title 1
+// (+4.20), second_alike 1 (-0.90)".
+func signalsDetail(model *relink.Model, signals map[string]float64) string {
+	contrib := model.Contributions(signals)
+	names := slices.Sorted(maps.Keys(signals))
+	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(math.Abs(contrib[b]), math.Abs(contrib[a])) })
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %.3g (%+.2f)", n, signals[n], contrib[n])
+	}
+	return "the judge's signals, with what each adds to the log-odds: " + strings.Join(parts, ", ")
 }
 
 // maxArchiveText bounds the archived first paragraph, in bytes.

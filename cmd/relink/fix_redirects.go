@@ -7,29 +7,23 @@ import (
 	"slices"
 	"time"
 
+	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/provider/ccindex"
 	"github.com/linkrot/relink/provider/wayback"
 	"github.com/linkrot/relink/repair"
 )
 
-// The confidence fix gives a live page that a historical redirect of the
-// dead URL leads to, on its own. A permanent redirect (301, 308) is the
-// site's own statement of where the page went, so it alone answers moved
-// at the default threshold (0.8); what it gets wrong are redirects to a
-// generic page, which fix does not count (a site's home page, a page that
-// is gone or a soft 404 now). A temporary one (302, 303, 307) also leads
-// to login pages, campaigns and mirrors, and stays below the threshold
-// alone. These are judgements, not measurements: the corpora hold no
-// archive with redirects to measure them on. When the redirect's target
-// is also the Finder's first candidate, the two are independent findings
-// and combine as 1 - (1-a)(1-b).
-const (
-	redirectPermanentConfidence = 0.9
-	redirectTemporaryConfidence = 0.6
-	// maxRedirectChecks bounds the redirect targets fetched per dead URL.
-	maxRedirectChecks = 3
-)
+// An archived redirect of the dead URL to a live page is a signal of the
+// judge's (relink.WithRedirect): its confidence is the model's prior of a
+// permanent or a temporary redirect, judged, not measured (the corpora
+// hold no archive with redirects), combined with what the judge saw of the
+// Finder's first candidate when the redirect leads there. What a redirect
+// gets wrong are redirects to a generic page, which fix does not count (a
+// site's home page, a page that is gone or a soft 404 now).
+//
+// maxRedirectChecks bounds the redirect targets fetched per dead URL.
+const maxRedirectChecks = 3
 
 // redirectLister lists a URI's historical redirects, oldest first
 // (wayback.Client's or ccindex.Client's Redirects, behind the cache).
@@ -85,6 +79,10 @@ func ccindexRedirects(cc *ccindex.Client) redirectLister {
 // URL leads to.
 type movedByRedirect struct {
 	uri, title string
+	permanent  bool
+	// signals are the judge's of the page known by the redirect alone,
+	// confidence the model's of them.
+	signals    map[string]float64
 	confidence float64
 }
 
@@ -152,13 +150,12 @@ func (fx *fixer) historicalRedirect(ctx context.Context, target string, wait fun
 			r.Evidence = append(r.Evidence, repair.Evidence{Kind: "redirect", Detail: said + ", which " + dead.Detail + " now"})
 			continue
 		}
-		m := &movedByRedirect{uri: canonOr(p.URI), confidence: redirectTemporaryConfidence}
+		m := &movedByRedirect{uri: canonOr(p.URI), permanent: status == 301 || status == 308}
 		if p.URI == "" {
 			m.uri = to
 		}
-		if status == 301 || status == 308 {
-			m.confidence = redirectPermanentConfidence
-		}
+		m.signals = relink.WithRedirect(nil, m.permanent)
+		m.confidence = fx.model.Confidence(m.signals)
 		if body, _, err := backlink.Decode(p.Body, p.Header.Get("Content-Type")); err == nil {
 			m.title = backlink.Title(body)
 		}
@@ -175,15 +172,17 @@ func isHome(uri string) bool {
 }
 
 // weighRedirect folds the page a historical redirect led to into r, whose
-// Finder answer (candidates, confidence) is filled: the same first
-// candidate gains confidence; otherwise the redirect's page is put first
-// when its confidence is the higher.
-func weighRedirect(r *repair.Result, m *movedByRedirect) {
+// Finder answer (candidates, confidence, signals) is filled: the same
+// first candidate gains the redirect's signal, and the judge weighs them
+// together; otherwise the redirect's page is put first when its
+// confidence is the higher.
+func weighRedirect(model *relink.Model, r *repair.Result, m *movedByRedirect) {
 	if len(r.Candidates) > 0 && schemeless(canonOr(r.Candidates[0].URI)) == schemeless(m.uri) {
 		before := r.Confidence
-		r.Confidence = 1 - (1-before)*(1-m.confidence)
+		r.Signals = relink.WithRedirect(r.Signals, m.permanent)
+		r.Confidence = model.Confidence(r.Signals)
 		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "redirect", Detail: fmt.Sprintf(
-			"the first candidate is where the archived redirect leads: confidence %.2f and %.2f give %.2f", before, m.confidence, r.Confidence)})
+			"the first candidate is where the archived redirect leads: confidence %.2f with the redirect, %.2f without", r.Confidence, before)})
 		return
 	}
 	if m.confidence <= r.Confidence && len(r.Candidates) > 0 {
@@ -197,5 +196,5 @@ func weighRedirect(r *repair.Result, m *movedByRedirect) {
 	}
 	r.Candidates = slices.DeleteFunc(r.Candidates, func(c repair.Candidate) bool { return schemeless(canonOr(c.URI)) == schemeless(m.uri) })
 	r.Candidates = slices.Insert(r.Candidates, 0, repair.Candidate{URI: m.uri, Title: m.title})
-	r.Confidence = m.confidence
+	r.Confidence, r.Signals = m.confidence, m.signals
 }

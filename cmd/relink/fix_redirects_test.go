@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/repair"
 )
 
@@ -66,7 +67,7 @@ func TestFixRedirect(t *testing.T) {
 		confidence float64 // at least
 		evidence   string
 	}{
-		{"permanent, alone", rye, 301, base + "recipes/focaccia.html", repair.Moved, base + "recipes/focaccia.html", redirectPermanentConfidence,
+		{"permanent, alone", rye, 301, base + "recipes/focaccia.html", repair.Moved, base + "recipes/focaccia.html", relink.DefaultModel().Priors[relink.SignalRedirectPermanent],
 			"archived 301 on 2021-03-04 to " + base + "recipes/focaccia.html, which answers 200 and is no soft 404"},
 		{"temporary, alone", rye, 302, base + "recipes/focaccia.html", repair.Gone, "", 0, "archived 302 on 2021-03-04"},
 		{"to the home page", rye, 301, base, repair.Gone, "", 0, "a site's home page"},
@@ -131,8 +132,8 @@ func TestFixRedirectCCIndex(t *testing.T) {
 		t.Fatalf("%d results (stderr %q)", len(got), stderr)
 	}
 	r := got[0]
-	if r.Verdict != repair.Moved || r.URI != base+"recipes/focaccia.html" || r.Confidence < redirectPermanentConfidence {
-		t.Errorf("%s %q %.2f, want moved to the focaccia page at %.2f", r.Verdict, r.URI, r.Confidence, redirectPermanentConfidence)
+	if r.Verdict != repair.Moved || r.URI != base+"recipes/focaccia.html" || r.Confidence < relink.DefaultModel().Priors[relink.SignalRedirectPermanent] {
+		t.Errorf("%s %q %.2f, want moved to the focaccia page at %.2f", r.Verdict, r.URI, r.Confidence, relink.DefaultModel().Priors[relink.SignalRedirectPermanent])
 	}
 	if r.Calls.Archive != int(asked.Load()) {
 		t.Errorf("calls %+v, the index saw %d requests", r.Calls, asked.Load())

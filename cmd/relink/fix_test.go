@@ -133,7 +133,7 @@ func TestFixStore(t *testing.T) {
 		return ks
 	}
 	for i, want := range [][]string{
-		{"status", "fusion", "title", "candidate"}, {"status", "fusion", "title"}, {"alive"}, {"redirect"}, {"status"},
+		{"status", "fusion", "title", "signals", "candidate"}, {"status", "fusion", "title", "signals"}, {"alive"}, {"redirect"}, {"status"},
 	} {
 		if got := kinds(got[i]); !slices.Equal(got, want) {
 			t.Errorf("%s: evidence %q, want kinds %q", got, got, want)
@@ -156,7 +156,7 @@ func TestFixJSONL(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	fields := []string{"dead", "sources", "verdict", "uri", "confidence", "candidates", "queries", "backlinks", "archive", "evidence", "calls", "error"}
+	fields := []string{"dead", "sources", "verdict", "uri", "confidence", "candidates", "queries", "backlinks", "archive", "evidence", "signals", "calls", "error"}
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	if len(lines) != 5 {
 		t.Fatalf("%d lines, want 5:\n%s", len(lines), r.stdout)

@@ -74,7 +74,9 @@ type Grid struct {
 	// Nav lists the navigation settings: true counts every link, as the
 	// paper did; false leaves navigation links out of both the backlink
 	// lists and the words drawn (relink.ContentLinks), and adds
-	// relink.NoNavSuffix to the method's name.
+	// relink.NoNavSuffix to the method's name. Nil means the paper's
+	// setting alone; empty, not nil, means no grid method at all (the
+	// Strategies alone).
 	Nav []bool
 }
 
@@ -139,7 +141,9 @@ func (g Grid) normalize() (Grid, error) {
 		Nav:       []bool{true},
 	}
 	if g.Nav != nil {
-		n.Nav = nil
+		// Empty, not nil: a grid without navigation settings stays
+		// without methods when it is normalized again.
+		n.Nav = []bool{}
 		for _, v := range g.Nav {
 			if !slices.Contains(n.Nav, v) {
 				n.Nav = append(n.Nav, v)
