@@ -42,6 +42,18 @@ const (
 	// SignalHeadingSpellsURI: the first candidate's heading, read when
 	// the strategy fetched it, spells the missing URI's name.
 	SignalHeadingSpellsURI = "heading_spells_uri"
+	// SignalTitleScore: how well the first candidate's title (or
+	// heading) names the page, in [0, 1]: 1 when a phrase is whole in it
+	// without words of its own, or they are the site's pattern, or it
+	// spells the URI's name; 0.7 for a phrase whole beside words of its
+	// own; 0.8 times the share of a phrase's words it holds (0.9 times
+	// that beside words of its own); at most 0.5 with a sibling's sign.
+	SignalTitleScore = "title_score"
+	// SignalSecondTitleScore: the same of the second candidate's title.
+	SignalSecondTitleScore = "second_title_score"
+	// SignalBacklinksKept: log2(1 + the number of backlink pages kept):
+	// how much evidence the answer rests on.
+	SignalBacklinksKept = "backlinks_kept"
 	// SignalSibling: the first candidate is known to be another page than
 	// the missing one by its name: its title or heading holds another
 	// dotted name that ends alike, other versions only, the same file in
@@ -171,6 +183,9 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 		}
 	}
 
+	if n := len(c.kept()); n > 0 {
+		out[SignalBacklinksKept] = math.Log2(1 + float64(n))
+	}
 	phrases := c.Phrases()
 	if len(phrases) > 0 {
 		if n := phrases[0].Pages; n > 0 {
@@ -199,8 +214,18 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 	set(SignalHeadingSpellsURI, m.headingSpelled)
 	set(SignalSibling, m.sibling)
 	score := m.score()
+	if score > 0 {
+		out[SignalTitleScore] = score
+	}
+	second := 0.0
+	if len(candidates) > 1 {
+		second = j.match(1, "").score()
+	}
+	if second > 0 {
+		out[SignalSecondTitleScore] = second
+	}
 	unresolved := false
-	if len(candidates) > 1 && score > 0 && j.match(1, "").score() >= score {
+	if len(candidates) > 1 && score > 0 && second >= score {
 		set(SignalSecondAlike, true)
 		a, b := candidates[0].Score, candidates[1].Score
 		byScore := a > 0 && b > 0 && a >= 1.5*b
