@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/lexsig"
 )
 
@@ -80,6 +81,11 @@ const (
 	// fusion, of their support), at most 4, over 4; 1 when there is no
 	// second candidate.
 	SignalScoreMargin = "score_margin"
+	// SignalLinkedApart: a backlink page links to the first candidate
+	// too, with a link of its content (not navigation) apart from its
+	// link to the missing page: its author knew them as two pages, so
+	// the candidate is another page than the missing one.
+	SignalLinkedApart = "linked_apart"
 	// SignalSameHost: the first candidate is on the missing page's host.
 	SignalSameHost = "same_host"
 	// SignalNoTitle: the first candidate has neither title nor heading.
@@ -155,6 +161,7 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 	heading := seen.Headings[first.URI]
 	t := c.target()
 	set(SignalSameHost, t.sameHost(first.URI))
+	set(SignalLinkedApart, c.linkedApart(first.URI))
 	set(SignalNoTitle, first.Title == "" && heading == "")
 	support := 1.0
 	if seen.Fused {
@@ -325,6 +332,35 @@ func (j *titleJudge) match(i int, heading string) titleMatch {
 	}
 	m.sibling = sibling(cand, j.t) || heading != "" && otherName(heading, j.t)
 	return m
+}
+
+// linkedApart reports whether a kept backlink page of c links to uri with a
+// link that is neither navigation nor an image map's (SignalLinkedApart).
+// The set of such links is made once per Clues.
+func (c *Clues) linkedApart(uri string) bool {
+	u, err := canon.Canonicalize(uri)
+	if err != nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.linked == nil {
+		c.linked = map[string]bool{}
+		for _, e := range c.Evidence {
+			if !e.Kept || e.page == nil || e.page.Doc == nil {
+				continue
+			}
+			for _, l := range e.page.Doc.Outlinks() {
+				if l.Nav || l.Area {
+					continue
+				}
+				if cu, err := canon.Canonicalize(l.URI); err == nil && cu != c.URI {
+					c.linked[cu] = true
+				}
+			}
+		}
+	}
+	return c.linked[u]
 }
 
 // titlesSure reports whether the first candidate's title names the page

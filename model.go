@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/linkrot/relink/lexsig"
@@ -28,8 +29,10 @@ import (
 type Model struct {
 	// Bias is the log-odds of an answer with every signal at 0.
 	Bias float64 `json:"bias"`
-	// Weights are the log-odds each signal adds per unit of its value,
-	// by name. A signal without a weight adds nothing.
+	// Weights are the log-odds each term adds per unit of its value, by
+	// term: a signal's name, or names joined by "*" for the product of
+	// those signals (an interaction: "title_score*score_margin"). A
+	// signal in no term adds nothing.
 	Weights map[string]float64 `json:"weights"`
 	// Calibration maps the regression's probability (Raw) to the share of
 	// answers that were right (Right): ascending in Raw and in Right,
@@ -155,10 +158,23 @@ func (m *Model) clone() *Model {
 // Logit returns the regression's log-odds for signals.
 func (m *Model) Logit(signals map[string]float64) float64 {
 	z := m.Bias
-	for _, name := range sortedKeys(signals) {
-		z += m.Weights[name] * signals[name]
+	for _, term := range sortedKeys(m.Weights) {
+		z += m.Weights[term] * Term(signals, term)
 	}
 	return z
+}
+
+// Term returns the value of a Model's term in signals: the signal's value
+// for a name, the product of their values for names joined by "*".
+func Term(signals map[string]float64, term string) float64 {
+	v := 1.0
+	for name := range strings.SplitSeq(term, "*") {
+		v *= signals[name]
+		if v == 0 {
+			return 0
+		}
+	}
+	return v
 }
 
 // Confidence returns the confidence signals give: the regression's
@@ -174,12 +190,15 @@ func (m *Model) Confidence(signals map[string]float64) float64 {
 	return c
 }
 
-// Contributions returns what each of signals adds to the log-odds (its
-// weight times its value), by name; signals without a weight add 0.
+// Contributions returns what each term of the model adds to the log-odds
+// of signals (its weight times its value), by term, for the terms that add
+// something.
 func (m *Model) Contributions(signals map[string]float64) map[string]float64 {
-	out := make(map[string]float64, len(signals))
-	for name, v := range signals {
-		out[name] = m.Weights[name] * v
+	out := map[string]float64{}
+	for term, w := range m.Weights {
+		if v := Term(signals, term); v != 0 && w != 0 {
+			out[term] = w * v
+		}
 	}
 	return out
 }

@@ -394,18 +394,24 @@ func evidence(model *relink.Model, res *relink.Result, c *relink.Clues, archived
 	return out
 }
 
-// signalsDetail says what the judge saw and what each signal added to the
-// log-odds of the answer, the strongest first: "anchor_phrase_in_title 1
-// (+4.20), second_alike 1 (-0.90)".
+// signalsDetail says what the judge saw, and what each of the model's
+// terms added to the log-odds of the answer, the strongest first:
+// "anchor_phrase_in_title 1, title_score 1; adds anchor_phrase_in_title
+// +2.10, title_score*score_margin +1.20".
 func signalsDetail(model *relink.Model, signals map[string]float64) string {
-	contrib := model.Contributions(signals)
 	names := slices.Sorted(maps.Keys(signals))
-	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(math.Abs(contrib[b]), math.Abs(contrib[a])) })
-	parts := make([]string, len(names))
+	seen := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s %.3g (%+.2f)", n, signals[n], contrib[n])
+		seen[i] = fmt.Sprintf("%s %.3g", n, signals[n])
 	}
-	return "the judge's signals, with what each adds to the log-odds: " + strings.Join(parts, ", ")
+	contrib := model.Contributions(signals)
+	terms := slices.Sorted(maps.Keys(contrib))
+	slices.SortStableFunc(terms, func(a, b string) int { return cmp.Compare(math.Abs(contrib[b]), math.Abs(contrib[a])) })
+	adds := make([]string, len(terms))
+	for i, t := range terms {
+		adds[i] = fmt.Sprintf("%s %+.2f", t, contrib[t])
+	}
+	return "the judge saw " + strings.Join(seen, ", ") + "; to the log-odds, " + strings.Join(adds, ", ")
 }
 
 // maxArchiveText bounds the archived first paragraph, in bytes.

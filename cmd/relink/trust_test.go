@@ -306,8 +306,9 @@ func TestFixMovedSeenAlive(t *testing.T) {
 		verdict repair.Verdict
 		uri     string
 	}{
-		// The second candidate's title is not the anchor text itself:
-		// confidence 0.70, an answer at -threshold 0.6.
+		// The second candidate's title is not the anchor text itself
+		// ("Bakery" is its own word): its confidence is low, but an
+		// answer at -threshold 0.01.
 		{"the next candidate alive", []outputCandidate{
 			{Rank: 1, URI: dead404, Title: title},
 			{Rank: 2, URI: base + "care/starter-feeding.html", Title: title + " | Bakery"},
@@ -322,7 +323,7 @@ func TestFixMovedSeenAlive(t *testing.T) {
 			engine := fakeEngine(t, tc.results)
 			before, robotsBefore := seen(), robots.Load()
 			got, _ := fixResults(t, in, "-fetch", "web", "-allow-private", "-search", "google", "-key", "k", "-cx", "c",
-				"-search-url", engine.URL, "-df", "search", "-rate", "inf", "-no-cache", "-threshold", "0.6")
+				"-search-url", engine.URL, "-df", "search", "-rate", "inf", "-no-cache", "-threshold", "0.01")
 			require.Len(t, got, 1)
 			r := got[0]
 			if r.Verdict != tc.verdict || r.URI != tc.uri {

@@ -25,7 +25,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,12 +41,25 @@ import (
 // order of the report.
 var modes = []string{"moved", "migrated", "edited", "deleted"}
 
+// interactions are the products of signals fitted besides the signals:
+// how well the title names the page with how clearly the search, the
+// fusion and the site single it out, and with the second's title.
+var interactions = []string{
+	relink.SignalTitleScore + "*" + relink.SignalScoreMargin,
+	relink.SignalTitleScore + "*" + relink.SignalFusionSupport,
+	relink.SignalTitleScore + "*" + relink.SignalSameHost,
+	relink.SignalTitleScore + "*" + relink.SignalSecondTitleScore,
+	relink.SignalTitleScore + "*" + relink.SignalMovedLink,
+	relink.SignalTitleScore + "*" + relink.SignalBacklinksKept,
+}
+
 type config struct {
 	methods   []string
 	precision float64
 	model     string
 	out       string
 	ablate    bool
+	dump      string
 	dirs      []string
 }
 
@@ -69,6 +81,7 @@ func parse(args []string, stderr io.Writer) (*config, error) {
 	fs.Float64Var(&cfg.precision, "precision", 0.99, "the precision the threshold is chosen for, on sites the model never saw")
 	fs.StringVar(&cfg.model, "model", "", "write the model fitted on every site to `FILE` (judge.json)")
 	fs.StringVar(&cfg.out, "out", "", "write the figures to `DIR`/README.md")
+	fs.StringVar(&cfg.dump, "dump", "", "write every record, judged by a model that never saw its site, as JSON lines to `FILE`")
 	fs.BoolVar(&cfg.ablate, "ablate", false, "check each signal on sites it was not fitted on, and leave out those that do not help")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: fit [-methods LIST] [-precision P] [-model FILE] [-out DIR] [-ablate] RESULTS...")
@@ -106,7 +119,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		seed = s
 	}
 	fmt.Fprintf(stderr, "fit: %d records of %d corpora\n", len(records), len(corpora))
-	opts := judgefit.Options{Signals: judgefit.SignalNames(records)}
+	opts := judgefit.Options{Signals: append(judgefit.SignalNames(records), interactions...)}
 	var ablation []ablated
 	if cfg.ablate {
 		if opts.Signals, ablation, err = ablate(records, opts, stderr); err != nil {
@@ -116,6 +129,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	loso, err := judgefit.LeaveOneOut(records, opts)
 	if err != nil {
 		return err
+	}
+	if cfg.dump != "" {
+		if err := dump(cfg.dump, loso); err != nil {
+			return err
+		}
 	}
 	threshold := judgefit.Threshold(only(loso, cfg.methods[0]), cfg.precision)
 	model, err := judgefit.FitCalibrated(records, opts)
@@ -240,66 +258,76 @@ func readRecords(dir string, methods []string) ([]judgefit.Record, string, uint6
 	return out, sum.Corpus, sum.Seed, nil
 }
 
-// ablated is what leaving one signal out does on sites never seen.
+// ablated is one step of the signals' backward elimination.
 type ablated struct {
-	signal  string
-	logLoss float64 // leave-one-site-out log loss without the signal
-	kept    bool
+	signal  string  // the signal left out at this step ("" for the start)
+	logLoss float64 // the cross-validated log loss without it (and those before)
 }
 
-// ablate leaves each signal out in turn and keeps those without which the
-// leave-one-site-out log loss is worse. It returns the signals kept and
-// what each did, the full model's log loss first (signal "").
+// ablationFolds is how many groups of sites the signals are checked on.
+const ablationFolds = 10
+
+// ablate leaves signals out, one at a time, while leaving one out makes
+// the log loss of sites not fitted on (grouped cross-validation) lower:
+// each step drops the signal whose absence helps most. It returns the
+// signals kept and the steps, the start first.
 func ablate(records []judgefit.Record, opts judgefit.Options, stderr io.Writer) ([]string, []ablated, error) {
 	loss := func(signals []string) (float64, error) {
 		o := opts
 		o.Signals = signals
-		js, err := judgefit.LeaveOneOut(records, o)
+		js, err := judgefit.CrossValidate(records, o, ablationFolds)
 		if err != nil {
 			return 0, err
 		}
-		return logLoss(js), nil
+		return judgefit.LogLoss(js), nil
 	}
-	base, err := loss(opts.Signals)
+	kept := slices.Clone(opts.Signals)
+	base, err := loss(kept)
 	if err != nil {
 		return nil, nil, err
 	}
-	out := []ablated{{logLoss: base, kept: true}}
-	var kept []string
-	for _, s := range opts.Signals {
-		l, err := loss(slices.DeleteFunc(slices.Clone(opts.Signals), func(x string) bool { return x == s }))
-		if err != nil {
-			return nil, nil, err
+	steps := []ablated{{logLoss: base}}
+	for len(kept) > 1 {
+		best, bestLoss := "", base
+		for _, s := range kept {
+			l, err := loss(slices.DeleteFunc(slices.Clone(kept), func(x string) bool { return x == s }))
+			if err != nil {
+				return nil, nil, err
+			}
+			if l < bestLoss {
+				best, bestLoss = s, l
+			}
 		}
-		a := ablated{signal: s, logLoss: l, kept: l > base}
-		fmt.Fprintf(stderr, "fit: without %s: log loss %.5f (all: %.5f)\n", s, l, base)
-		if a.kept {
-			kept = append(kept, s)
+		if best == "" {
+			break
 		}
-		out = append(out, a)
+		fmt.Fprintf(stderr, "fit: without %s: log loss %.5f (was %.5f)\n", best, bestLoss, base)
+		kept = slices.DeleteFunc(kept, func(x string) bool { return x == best })
+		steps = append(steps, ablated{signal: best, logLoss: bestLoss})
+		base = bestLoss
 	}
-	return kept, out, nil
+	return kept, steps, nil
 }
 
-// logLoss is the mean log loss of the judged records with a candidate.
-func logLoss(js []judgefit.Judged) float64 {
-	sum, n := 0.0, 0
+// dump writes js as JSON lines to file.
+func dump(file string, js []judgefit.Judged) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
 	for _, j := range js {
-		if !j.Candidate {
-			continue
+		if err := enc.Encode(j); err != nil {
+			f.Close()
+			return err
 		}
-		p := min(max(j.Confidence, 1e-6), 1-1e-6)
-		if j.Right {
-			sum -= math.Log(p)
-		} else {
-			sum -= math.Log(1 - p)
-		}
-		n++
 	}
-	if n == 0 {
-		return 0
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
 	}
-	return sum / float64(n)
+	return f.Close()
 }
 
 // only returns the judged records of method.

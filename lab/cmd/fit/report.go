@@ -212,18 +212,23 @@ func (r *report) weights(w io.Writer) {
 	fmt.Fprintf(w, "Calibration: %d points, from %.3f → %.3f to %.3f → %.3f.\n\n", len(r.model.Calibration), first(r.model.Calibration).Raw, first(r.model.Calibration).Right, last(r.model.Calibration).Raw, last(r.model.Calibration).Right)
 }
 
-// ablationTable writes what leaving each signal out did.
+// ablationTable writes the signals' backward elimination.
 func (r *report) ablationTable(w io.Writer) {
 	if len(r.ablation) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "## Each signal on sites it was not fitted on")
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "The log loss of the never-seen confidences with every signal: %.5f. A signal is kept when leaving it out makes the log loss worse.\n\n", r.ablation[0].logLoss)
-	fmt.Fprintln(w, "| signal left out | log loss | kept |")
-	fmt.Fprintln(w, "|---|---:|---|")
-	for _, a := range r.ablation[1:] {
-		fmt.Fprintf(w, "| %s | %.5f | %v |\n", a.signal, a.logLoss, a.kept)
+	fmt.Fprintf(w, "A signal stays only if it helps sites it was not fitted on. Starting from every signal (log loss %.5f over %d groups of sites, each judged by a model fitted and calibrated on the others), each step leaves out the signal whose absence lowers that log loss most, until leaving any out makes it higher.\n\n", r.ablation[0].logLoss, ablationFolds)
+	if len(r.ablation) == 1 {
+		fmt.Fprintln(w, "Every signal helps: none was left out.")
+		fmt.Fprintln(w)
+		return
+	}
+	fmt.Fprintln(w, "| step | signal left out | log loss after |")
+	fmt.Fprintln(w, "|---:|---|---:|")
+	for i, a := range r.ablation[1:] {
+		fmt.Fprintf(w, "| %d | %s | %.5f |\n", i+1, a.signal, a.logLoss)
 	}
 	fmt.Fprintln(w)
 }
