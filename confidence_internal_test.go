@@ -481,3 +481,36 @@ func TestSiteWordsCopies(t *testing.T) {
 		t.Errorf("siteWords after a caller changed the first answer = %v, want django, 3, 2, documentation", got)
 	}
 }
+
+// TestLinkedApart: a candidate that a backlink page links to in its
+// content, beside its link to the missing page, is another page; one it
+// links to only from its navigation is not known to be.
+func TestLinkedApart(t *testing.T) {
+	const missing = "https://example.org/guide/starter.html"
+	body := `<html><head><title>Baking</title></head><body>
+<nav><a href="/guide/menu.html">Menu</a></nav>
+<p>Read the <a href="/guide/starter.html">starter guide</a> and the <a href="/guide/rye.html">rye guide</a>.</p>
+</body></html>`
+	doc, err := backlink.Parse([]byte(body), "https://example.org/blog/post.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Clues{URI: missing, Evidence: []*Evidence{{Trace: Trace{Kept: true}, page: &Inspection{Kept: true, Title: "Baking", Doc: doc}}}}
+	for _, tt := range []struct {
+		uri  string
+		want bool
+	}{
+		{"https://example.org/guide/rye.html", true},
+		{"https://EXAMPLE.org/guide/rye.html#top", true}, // canonically the same
+		{"https://example.org/guide/menu.html", false},   // navigation
+		{"https://example.org/relocated/1.html", false},
+		{missing, false},
+	} {
+		if got := c.linkedApart(tt.uri); got != tt.want {
+			t.Errorf("linkedApart(%s) = %v, want %v", tt.uri, got, tt.want)
+		}
+	}
+	if s := Signals(c, []lexsig.Result{{URI: "https://example.org/guide/rye.html", Title: "Rye guide"}}, Seen{}); s[SignalLinkedApart] != 1 {
+		t.Errorf("signals %v, want %s", s, SignalLinkedApart)
+	}
+}
