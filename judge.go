@@ -52,8 +52,9 @@ const (
 	SignalTitleScore = "title_score"
 	// SignalSecondTitleScore: the same of the second candidate's title.
 	SignalSecondTitleScore = "second_title_score"
-	// SignalBacklinksKept: log2(1 + the number of backlink pages kept):
-	// how much evidence the answer rests on.
+	// SignalBacklinksKept: how many backlink pages were kept, n, as
+	// log2(1+n)/4, at most 1 (15 pages or more): how much evidence the
+	// answer rests on.
 	SignalBacklinksKept = "backlinks_kept"
 	// SignalSibling: the first candidate is known to be another page than
 	// the missing one by its name: its title or heading holds another
@@ -64,8 +65,9 @@ const (
 	// SignalURLWordsOnly: no backlink gave an anchor phrase; the title is
 	// judged by the missing URI's words instead.
 	SignalURLWordsOnly = "url_words_only"
-	// SignalAnchorPages: log2(1 + the number of backlink pages that use
-	// the first anchor phrase): how many people named the page so.
+	// SignalAnchorPages: how many backlink pages use the first anchor
+	// phrase (how many people named the page so), n, as log2(1+n)/4, at
+	// most 1 (15 pages or more).
 	SignalAnchorPages = "anchor_pages"
 	// SignalSecondAlike: the second candidate's title matches the
 	// phrases as well as the first's.
@@ -191,12 +193,12 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 	}
 
 	if n := len(c.kept()); n > 0 {
-		out[SignalBacklinksKept] = math.Log2(1 + float64(n))
+		out[SignalBacklinksKept] = pages(n)
 	}
 	phrases := c.Phrases()
 	if len(phrases) > 0 {
 		if n := phrases[0].Pages; n > 0 {
-			out[SignalAnchorPages] = math.Log2(1 + float64(n))
+			out[SignalAnchorPages] = pages(n)
 		}
 	} else {
 		if len(t.words) == 0 {
@@ -241,6 +243,14 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 		set(SignalSecondUnresolved, unresolved)
 	}
 	return out, score >= 1 && !unresolved && out[SignalURLWordsOnly] == 0
+}
+
+// pages scales a count of pages to [0, 1]: log2(1+n)/4, at most 1. The
+// first pages count most, and a page that a hundred pages link to weighs
+// no more than one that fifteen do: a judge fitted on a few such pages
+// must not read a hundred as ever more sure.
+func pages(n int) float64 {
+	return min(math.Log2(1+float64(n))/4, 1)
 }
 
 // titleJudge compares candidates' titles with the phrases that name the

@@ -420,18 +420,16 @@ func At(js []Judged, threshold float64) Figures {
 }
 
 // Threshold returns the least threshold, in steps of 0.01 from 0.5, at
-// which the answers of js at or above every threshold from it up are
-// right at precision or better; 1 when none is.
+// which the answers of js (those at or above it) are right at precision
+// or better; 1 when none is.
 func Threshold(js []Judged, precision float64) float64 {
-	best := 1.0
-	for step := 99; step >= 50; step-- {
+	for step := 50; step <= 99; step++ {
 		t := float64(step) / 100
-		if At(js, t).Precision < precision {
-			break
+		if At(js, t).Precision >= precision {
+			return t
 		}
-		best = t
 	}
-	return best
+	return 1
 }
 
 // newton fits the weights of a logistic regression on points xs (each

@@ -50,7 +50,6 @@ var interactions = []string{
 	relink.SignalTitleScore + "*" + relink.SignalSameHost,
 	relink.SignalTitleScore + "*" + relink.SignalSecondTitleScore,
 	relink.SignalTitleScore + "*" + relink.SignalMovedLink,
-	relink.SignalTitleScore + "*" + relink.SignalBacklinksKept,
 }
 
 type config struct {
