@@ -63,8 +63,10 @@ type Options struct {
 
 // DefaultL2 is the default penalty: small enough that a signal that is on
 // in a few dozen answers still counts, large enough that a signal that
-// always agrees with the answer gets a finite weight.
-const DefaultL2 = 1.0
+// always agrees with the answer gets a finite weight. Of 0.1, 0.3, 1, 3
+// and 10, 3 gave the most answers at precision 0.99 under
+// leave-one-site-out on the corpora holdout and holdout2.
+const DefaultL2 = 3.0
 
 // DefaultFolds is the default number of inner folds of a calibration.
 const DefaultFolds = 5

@@ -59,6 +59,7 @@ type config struct {
 	out       string
 	ablate    bool
 	dump      string
+	l2        float64
 	dirs      []string
 }
 
@@ -80,6 +81,7 @@ func parse(args []string, stderr io.Writer) (*config, error) {
 	fs.Float64Var(&cfg.precision, "precision", 0.99, "the precision the threshold is chosen for, on sites the model never saw")
 	fs.StringVar(&cfg.model, "model", "", "write the model fitted on every site to `FILE` (judge.json)")
 	fs.StringVar(&cfg.out, "out", "", "write the figures to `DIR`/README.md")
+	fs.Float64Var(&cfg.l2, "l2", judgefit.DefaultL2, "the penalty on the squared weights")
 	fs.StringVar(&cfg.dump, "dump", "", "write every record, judged by a model that never saw its site, as JSON lines to `FILE`")
 	fs.BoolVar(&cfg.ablate, "ablate", false, "check each signal on sites it was not fitted on, and leave out those that do not help")
 	fs.Usage = func() {
@@ -118,7 +120,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		seed = s
 	}
 	fmt.Fprintf(stderr, "fit: %d records of %d corpora\n", len(records), len(corpora))
-	opts := judgefit.Options{Signals: append(judgefit.SignalNames(records), interactions...)}
+	opts := judgefit.Options{Signals: append(judgefit.SignalNames(records), interactions...), L2: cfg.l2}
 	var ablation []ablated
 	if cfg.ablate {
 		if opts.Signals, ablation, err = ablate(records, opts, stderr); err != nil {
@@ -154,7 +156,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Sites:     len(sites(records)),
 		Date:      time.Now().UTC().Format("2006-01-02"),
 		Commit:    commit(ctx),
-		Method:    fmt.Sprintf("logistic regression (L2 %g, Newton) on the records of %s, then isotonic calibration on out-of-fold probabilities (%d folds of sites); threshold for precision %g under leave-one-site-out", judgefit.DefaultL2, strings.Join(cfg.methods, " and "), judgefit.DefaultFolds, cfg.precision),
+		Method:    fmt.Sprintf("logistic regression (L2 %g, Newton) on the records of %s, then isotonic calibration on out-of-fold probabilities (%d folds of sites); threshold for precision %g under leave-one-site-out", cfg.l2, strings.Join(cfg.methods, " and "), judgefit.DefaultFolds, cfg.precision),
 		Precision: cfg.precision,
 		Figures:   rep.figures(),
 	}
