@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // Every is how often a line is printed when the output is not a terminal;
@@ -22,7 +22,7 @@ type Bar struct {
 	prefix   string
 	terminal bool
 	last     time.Time
-	p        store.Progress
+	p        corpus.Progress
 }
 
 // IsTerminal reports whether w is a terminal (a character device).
@@ -41,8 +41,8 @@ func New(w io.Writer, prefix string) *Bar {
 	return &Bar{w: w, prefix: prefix, terminal: IsTerminal(w), last: time.Now()}
 }
 
-// Update is the ingest's Progress callback (store.IngestOptions.Progress).
-func (b *Bar) Update(st store.Progress) {
+// Update is the ingest's Progress callback (corpus.IngestOptions.Progress).
+func (b *Bar) Update(st corpus.Progress) {
 	b.p = st
 	every := Every
 	if b.terminal {
