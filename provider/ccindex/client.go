@@ -165,16 +165,18 @@ func (c *Client) clients() (index, data *apiclient.Client) {
 				r = def
 			}
 			return &apiclient.Client{
-				Service:        "ccindex",
-				HTTP:           c.HTTP,
-				UserAgent:      c.UserAgent,
-				Rate:           r,
-				Burst:          c.Burst,
-				Attempts:       c.Attempts,
-				Backoff:        c.Backoff,
-				Timeout:        c.Timeout,
+				Service: "ccindex",
+				Transport: apiclient.Transport{
+					HTTP:      c.HTTP,
+					UserAgent: c.UserAgent,
+					Rate:      r,
+					Burst:     c.Burst,
+					Attempts:  c.Attempts,
+					Backoff:   c.Backoff,
+					Timeout:   c.Timeout,
+					MaxWait:   max(pause, apiclient.DefaultMaxWait),
+				},
 				MaxBody:        c.MaxBody,
-				MaxWait:        max(pause, apiclient.DefaultMaxWait),
 				RateLimitPause: pause,
 				StopAfter:      2,
 			}

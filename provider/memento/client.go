@@ -219,18 +219,20 @@ func (c *Client) client() *apiclient.Client {
 			timeout = DefaultTimeout
 		}
 		c.api = &apiclient.Client{
-			Service:   "memento",
-			HTTP:      hc,
-			UserAgent: c.UserAgent,
-			Rate:      r,
-			Burst:     c.Burst,
-			Attempts:  c.Attempts,
-			Backoff:   c.Backoff,
-			Timeout:   timeout,
-			MaxBody:   c.MaxBody,
-			// Another host is followed only when private addresses are
-			// allowed; the service's answer then says where it went.
-			CrossHostRedirects: c.AllowPrivate,
+			Service: "memento",
+			Transport: apiclient.Transport{
+				HTTP:      hc,
+				UserAgent: c.UserAgent,
+				Rate:      r,
+				Burst:     c.Burst,
+				Attempts:  c.Attempts,
+				Backoff:   c.Backoff,
+				Timeout:   timeout,
+				// Another host is followed only when private addresses are
+				// allowed; the service's answer then says where it went.
+				CrossHostRedirects: c.AllowPrivate,
+			},
+			MaxBody: c.MaxBody,
 		}
 		c.pages = c.Pages
 		if c.pages == nil {

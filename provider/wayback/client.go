@@ -201,17 +201,19 @@ func (c *Client) client() *apiclient.Client {
 				r = def
 			}
 			return &apiclient.Client{
-				Service:        "wayback",
-				HTTP:           hc,
-				UserAgent:      c.UserAgent,
-				Rate:           r,
-				Burst:          c.Burst,
-				Attempts:       c.Attempts,
-				Backoff:        c.Backoff,
-				Timeout:        c.Timeout,
+				Service: "wayback",
+				Transport: apiclient.Transport{
+					HTTP:      hc,
+					UserAgent: c.UserAgent,
+					Rate:      r,
+					Burst:     c.Burst,
+					Attempts:  c.Attempts,
+					Backoff:   c.Backoff,
+					Timeout:   c.Timeout,
+					MaxWait:   max(pause, apiclient.DefaultMaxWait),
+				},
 				MaxBody:        c.MaxBody,
 				MaxRedirects:   -1,
-				MaxWait:        max(pause, apiclient.DefaultMaxWait),
 				RateLimitPause: pause,
 				StopAfter:      2,
 			}
