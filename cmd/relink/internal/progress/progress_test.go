@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/linkrot/relink/internal/progress"
+	"github.com/linkrot/relink/cmd/relink/internal/progress"
 	"github.com/linkrot/relink/provider/corpus"
 )
 

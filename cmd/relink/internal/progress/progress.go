@@ -1,6 +1,8 @@
 // Package progress prints the progress of building a store for the tool:
 // a line rewritten in place on a terminal, a line every few seconds
-// otherwise (a log file or CI output). It uses the standard library alone.
+// otherwise (a log file or CI output). It reads an ingest's Progress
+// (provider/corpus) and needs no store: it is part of the tool, under
+// cmd/relink, as only the tool prints progress bars.
 package progress
 
 import (
