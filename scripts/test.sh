@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs relink's checks on every module of the repository (the library at the
-# root and the lab in lab/): formatting, go vet, staticcheck, every test with
+# root and the lab in lab/): formatting, the API record (scripts/api.sh),
+# go vet, staticcheck, every test with
 # the race detector, the equivalence test of the lab (the experiment measures
 # exactly what Finder runs) without it, and every fuzz target briefly on its
 # seed corpus and 300 new inputs.
@@ -65,6 +66,9 @@ if [ -n "$unformatted" ]; then
 	echo "$unformatted" >&2
 	exit 1
 fi
+
+echo "== the API record (api/) is the code's" >&2
+bash scripts/api.sh -check
 
 for mod in . lab; do
 	echo "== $mod: vet, staticcheck, tests" >&2

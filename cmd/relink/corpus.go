@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/linkrot/relink/internal/progress"
+	"github.com/linkrot/relink/cmd/relink/internal/progress"
 	"github.com/linkrot/relink/provider/store"
 )
 

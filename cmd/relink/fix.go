@@ -14,8 +14,8 @@ import (
 
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/cmd/relink/internal/progress"
 	"github.com/linkrot/relink/internal/atomicfile"
-	"github.com/linkrot/relink/internal/progress"
 	"github.com/linkrot/relink/provider/brave"
 	"github.com/linkrot/relink/provider/marginalia"
 	"github.com/linkrot/relink/repair"

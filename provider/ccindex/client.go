@@ -2,7 +2,6 @@ package ccindex
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -64,38 +63,29 @@ type StatusError = apiclient.StatusError
 var (
 	// ErrNoCapture means no crawl asked holds a capture that fits: none
 	// at all, or none with a 2xx status and an HTML media type (LastGood).
-	ErrNoCapture = errors.New("ccindex: no capture")
+	// It is wayback.ErrNoCapture and memento.ErrNoMemento too, so that one
+	// errors.Is check covers every archive.
+	ErrNoCapture = apiclient.ErrNoCapture
 	// ErrBadURI means the URI asked about is not an absolute http or https
-	// URI.
-	ErrBadURI = errors.New("ccindex: not an absolute http or https URI")
+	// URI; wayback.ErrBadURI and memento.ErrBadURI are the same value.
+	ErrBadURI = apiclient.ErrBadURI
 	// ErrBadCollection means a crawl ID that is not of the form of Common
 	// Crawl's ("CC-MAIN-2025-43"): letters, digits and hyphens.
 	ErrBadCollection = errors.New("ccindex: not a crawl ID")
 )
 
-// Error records a failed operation on a URI. errors.Is and errors.As see
-// the cause through it.
-type Error struct {
-	// Op is the operation: "collections", "captures", "read", "last good
-	// capture" or "fetch".
-	Op string
-	// URI is the URI asked about (empty for collections).
-	URI string
-	// Err is the cause.
-	Err error
-}
+// Error is the error every method returns, the type provider/wayback and
+// provider/memento return too (match it with errors.As): the Archive
+// ("ccindex"), the Op ("collections", "captures", "read", "last good
+// capture", "fetch" or "redirects"), the URI asked about (empty for
+// collections), and the cause Err, which errors.Is and errors.As see
+// through it. Its message is "ccindex: OP URI: CAUSE".
+type Error = apiclient.ArchiveError
 
-// Error returns "ccindex: OP URI: ERR".
-func (e *Error) Error() string {
-	msg, _ := strings.CutPrefix(e.Err.Error(), "ccindex: ")
-	if e.URI == "" {
-		return fmt.Sprintf("ccindex: %s: %s", e.Op, msg)
-	}
-	return fmt.Sprintf("ccindex: %s %s: %s", e.Op, e.URI, msg)
+// opError returns the *Error of the operation op on uri.
+func opError(op, uri string, err error) error {
+	return &Error{Archive: "ccindex", Op: op, URI: uri, Err: err}
 }
-
-// Unwrap returns e.Err.
-func (e *Error) Unwrap() error { return e.Err }
 
 // Client talks to the Common Crawl index server and reads captures from
 // Common Crawl's data server. The zero value is ready to use with the
@@ -175,16 +165,18 @@ func (c *Client) clients() (index, data *apiclient.Client) {
 				r = def
 			}
 			return &apiclient.Client{
-				Service:        "ccindex",
-				HTTP:           c.HTTP,
-				UserAgent:      c.UserAgent,
-				Rate:           r,
-				Burst:          c.Burst,
-				Attempts:       c.Attempts,
-				Backoff:        c.Backoff,
-				Timeout:        c.Timeout,
+				Service: "ccindex",
+				Transport: apiclient.Transport{
+					HTTP:      c.HTTP,
+					UserAgent: c.UserAgent,
+					Rate:      r,
+					Burst:     c.Burst,
+					Attempts:  c.Attempts,
+					Backoff:   c.Backoff,
+					Timeout:   c.Timeout,
+					MaxWait:   max(pause, apiclient.DefaultMaxWait),
+				},
 				MaxBody:        c.MaxBody,
-				MaxWait:        max(pause, apiclient.DefaultMaxWait),
 				RateLimitPause: pause,
 				StopAfter:      2,
 			}

@@ -92,7 +92,7 @@ func (c *Client) Collections(ctx context.Context) ([]Collection, error) {
 	}
 	colls, err := c.collections(ctx)
 	if err != nil {
-		return nil, &Error{Op: "collections", Err: err}
+		return nil, opError("collections", "", err)
 	}
 	c.mu.Lock()
 	c.colls = colls
@@ -297,7 +297,7 @@ func validFilename(name string) bool {
 func (c *Client) Captures(ctx context.Context, collection, uri string) ([]Capture, error) {
 	caps, err := c.captures(ctx, collection, uri)
 	if err != nil {
-		return nil, &Error{Op: "captures", URI: uri, Err: err}
+		return nil, opError("captures", uri, err)
 	}
 	return caps, nil
 }
@@ -341,4 +341,4 @@ func (c *Client) captures(ctx context.Context, collection, uri string) ([]Captur
 
 // checkURI returns uri without its fragment when it is an absolute http or
 // https URI, and an error wrapping ErrBadURI otherwise.
-func checkURI(uri string) (string, error) { return apiclient.WebURI(uri, ErrBadURI) }
+func checkURI(uri string) (string, error) { return apiclient.WebURI(uri) }

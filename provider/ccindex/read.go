@@ -38,7 +38,7 @@ const (
 func (c *Client) Read(ctx context.Context, capture Capture) (*filter.Page, error) {
 	p, err := c.read(ctx, capture)
 	if err != nil {
-		return nil, &Error{Op: "read", URI: capture.URL, Err: err}
+		return nil, opError("read", capture.URL, err)
 	}
 	return p, nil
 }
@@ -108,7 +108,7 @@ func (c *Client) read(ctx context.Context, cp Capture) (*filter.Page, error) {
 func (c *Client) LastGood(ctx context.Context, uri string) (*filter.Page, error) {
 	p, err := c.lastGood(ctx, uri)
 	if err != nil {
-		return nil, &Error{Op: "last good capture", URI: uri, Err: err}
+		return nil, opError("last good capture", uri, err)
 	}
 	return p, nil
 }
@@ -192,7 +192,7 @@ func (c *Client) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 	case errors.Is(err, ErrNoCapture):
 		return &filter.Page{URI: uri, Status: http.StatusNotFound, Header: http.Header{}}, nil
 	case err != nil:
-		return nil, &Error{Op: "fetch", URI: uri, Err: err}
+		return nil, opError("fetch", uri, err)
 	}
 	return p, nil
 }

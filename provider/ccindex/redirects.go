@@ -18,7 +18,7 @@ import (
 func (c *Client) Redirects(ctx context.Context, uri string) ([]Capture, error) {
 	rs, err := c.redirects(ctx, uri)
 	if err != nil {
-		return nil, &Error{Op: "redirects", URI: uri, Err: err}
+		return nil, opError("redirects", uri, err)
 	}
 	return rs, nil
 }

@@ -126,7 +126,7 @@ func (c *Client) init() {
 		}
 		// A 429 (Wikimedia's API rate limits since 2026) pauses every
 		// request of the Client, for its Retry-After or MinLagWait.
-		c.api = &apiclient.Client{Service: "mediawiki", HTTP: c.HTTP, UserAgent: ua, Rate: r, RateLimitPause: MinLagWait}
+		c.api = &apiclient.Client{Service: "mediawiki", Transport: apiclient.Transport{HTTP: c.HTTP, UserAgent: ua, Rate: r}, RateLimitPause: MinLagWait}
 		c.article = c.ArticlePath
 		if c.sleep == nil {
 			c.sleep = retry.Sleep

@@ -68,11 +68,13 @@ type StatusError = apiclient.StatusError
 // Errors of this package, matchable with errors.Is.
 var (
 	// ErrNoMemento means no archive the service knows holds a memento of
-	// the URI (the API answers 404 Not Found).
-	ErrNoMemento = errors.New("memento: no memento")
+	// the URI (the API answers 404 Not Found). It is the value
+	// wayback.ErrNoCapture and ccindex.ErrNoCapture are, so that one
+	// errors.Is check covers every archive; its message is "no capture".
+	ErrNoMemento = apiclient.ErrNoCapture
 	// ErrBadURI means the URI asked about is not an absolute http or https
-	// URI.
-	ErrBadURI = errors.New("memento: not an absolute http or https URI")
+	// URI; wayback.ErrBadURI and ccindex.ErrBadURI are the same value.
+	ErrBadURI = apiclient.ErrBadURI
 	// ErrNoBaseURL means the Client has no BaseURL. There is no public
 	// aggregator to fall back on: the Memento project's Time Travel
 	// service (timetravel.mementoweb.org), this package's default before,
@@ -93,27 +95,20 @@ var (
 // that one errors.Is check covers both packages.
 var ErrPrivateAddress = web.ErrPrivateAddress
 
-// Error records a failed operation on a URI. errors.Is and errors.As see
-// the cause through it.
-type Error struct {
-	// Op is the operation: "lookup" or "fetch".
-	Op string
-	// URI is the URI asked about.
-	URI string
-	// Err is the cause: ErrNoMemento, ErrBadURI, an error wrapping
-	// ErrMalformed, or the error of a request (which wraps ErrRateLimited,
-	// ErrTimeout, a *StatusError, a network error or the context's error).
-	Err error
-}
+// Error is the error every method returns, the type provider/wayback and
+// provider/ccindex return too (match it with errors.As): the Archive
+// ("memento"), the Op ("lookup", "timemap" or "fetch"), the URI asked
+// about, and the cause Err, which errors.Is and errors.As see through it:
+// ErrNoMemento, ErrBadURI, an error wrapping ErrMalformed, or the error of
+// a request (which wraps ErrRateLimited, ErrTimeout, a *StatusError, a
+// network error or the context's error). Its message is
+// "memento: OP URI: CAUSE".
+type Error = apiclient.ArchiveError
 
-// Error returns "memento: OP URI: ERR".
-func (e *Error) Error() string {
-	msg, _ := strings.CutPrefix(e.Err.Error(), "memento: ")
-	return fmt.Sprintf("memento: %s %s: %s", e.Op, e.URI, msg)
+// opError returns the *Error of the operation op on uri.
+func opError(op, uri string, err error) error {
+	return &Error{Archive: "memento", Op: op, URI: uri, Err: err}
 }
-
-// Unwrap returns e.Err.
-func (e *Error) Unwrap() error { return e.Err }
 
 // Client asks a Memento aggregator (MemGator) which archives hold mementos
 // (archived copies) of a URI, and fetches them. The zero value has the
@@ -224,18 +219,20 @@ func (c *Client) client() *apiclient.Client {
 			timeout = DefaultTimeout
 		}
 		c.api = &apiclient.Client{
-			Service:   "memento",
-			HTTP:      hc,
-			UserAgent: c.UserAgent,
-			Rate:      r,
-			Burst:     c.Burst,
-			Attempts:  c.Attempts,
-			Backoff:   c.Backoff,
-			Timeout:   timeout,
-			MaxBody:   c.MaxBody,
-			// Another host is followed only when private addresses are
-			// allowed; the service's answer then says where it went.
-			CrossHostRedirects: c.AllowPrivate,
+			Service: "memento",
+			Transport: apiclient.Transport{
+				HTTP:      hc,
+				UserAgent: c.UserAgent,
+				Rate:      r,
+				Burst:     c.Burst,
+				Attempts:  c.Attempts,
+				Backoff:   c.Backoff,
+				Timeout:   timeout,
+				// Another host is followed only when private addresses are
+				// allowed; the service's answer then says where it went.
+				CrossHostRedirects: c.AllowPrivate,
+			},
+			MaxBody: c.MaxBody,
 		}
 		c.pages = c.Pages
 		if c.pages == nil {
@@ -368,7 +365,7 @@ func (l *uriList) UnmarshalJSON(data []byte) error {
 func (c *Client) Lookup(ctx context.Context, uri string, at time.Time) (*Mementos, error) {
 	m, err := c.lookup(ctx, uri, at)
 	if err != nil {
-		return nil, &Error{Op: "lookup", URI: uri, Err: err}
+		return nil, opError("lookup", uri, err)
 	}
 	return m, nil
 }
@@ -499,7 +496,7 @@ func (c *Client) Closest(ctx context.Context, uri string, at time.Time) (*Mement
 		return nil, err
 	}
 	if m.Closest == nil {
-		return nil, &Error{Op: "lookup", URI: uri, Err: ErrNoMemento}
+		return nil, opError("lookup", uri, ErrNoMemento)
 	}
 	return m.Closest, nil
 }
@@ -518,9 +515,9 @@ func (c *Client) Last(ctx context.Context, uri string) (*Memento, error) {
 	if m.Closest != nil {
 		return m.Closest, nil
 	}
-	return nil, &Error{Op: "lookup", URI: uri, Err: ErrNoMemento}
+	return nil, opError("lookup", uri, ErrNoMemento)
 }
 
 // checkURI returns uri without its fragment when it is an absolute http or
 // https URI, and an error wrapping ErrBadURI otherwise.
-func checkURI(uri string) (string, error) { return apiclient.WebURI(uri, ErrBadURI) }
+func checkURI(uri string) (string, error) { return apiclient.WebURI(uri) }

@@ -113,7 +113,7 @@ func (c *Client) Fetch(ctx context.Context, uri string) (*filter.Page, error) {
 		return &filter.Page{URI: uri, Status: http.StatusNotFound, Header: http.Header{}}, nil
 	}
 	if err != nil {
-		return nil, &Error{Op: "fetch", URI: uri, Err: err}
+		return nil, opError("fetch", uri, err)
 	}
 	return p, nil
 }

@@ -30,7 +30,7 @@ type timeMapJSON struct {
 func (c *Client) TimeMap(ctx context.Context, uri string) ([]Memento, error) {
 	ms, err := c.timeMap(ctx, uri)
 	if err != nil {
-		return nil, &Error{Op: "timemap", URI: uri, Err: err}
+		return nil, opError("timemap", uri, err)
 	}
 	return ms, nil
 }

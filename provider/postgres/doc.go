@@ -8,12 +8,16 @@
 // views (WithMissing, MarkMissing).
 //
 //	s, err := postgres.Open(ctx, "postgres://relink@db/web", nil)
-//	m, err := store.ReadManifest("dev-corpus.json")
-//	st, err := s.IngestManifest(ctx, m, store.IngestOptions{})
+//	m, err := corpus.ReadManifest("dev-corpus.json")
+//	st, err := s.IngestManifest(ctx, m, corpus.IngestOptions{})
 //	view := s.WithMissing(target) // the paper's missing page
 //	links, err := view.Backlinks(ctx, target, 10)
 //	page, err := view.Fetch(ctx, links[0].URI)
 //	results, err := view.Search(ctx, lexsig.Query{Terms: terms}, 1000)
+//
+// The manifest, the ingest's options and summaries and the descriptions
+// of pages and links are package provider/corpus's, which provider/store
+// shares: a program that uses this package alone builds no SQLite driver.
 //
 // It talks to the server with pgx v5 (pgxpool). Nothing of the server is
 // assumed beyond PostgreSQL 13 or later with its built-in full-text

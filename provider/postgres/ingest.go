@@ -15,8 +15,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/linkrot/relink/provider/corpus"
 	"github.com/linkrot/relink/provider/internal/ingest"
-	"github.com/linkrot/relink/provider/store"
 )
 
 // IngestManifest adds the pages of every site of m, as
@@ -32,10 +32,10 @@ import (
 // An interrupted ingest keeps its committed batches, and running it again
 // finishes the job. Until every ingest has finished, read-only Opens
 // refuse the store with ErrIncomplete.
-func (s *Store) IngestManifest(ctx context.Context, m *store.Manifest, opts store.IngestOptions) (store.Stats, error) {
+func (s *Store) IngestManifest(ctx context.Context, m *corpus.Manifest, opts corpus.IngestOptions) (corpus.Stats, error) {
 	src, err := ingest.ManifestSource(m, opts)
 	if err != nil {
-		return store.Stats{}, err
+		return corpus.Stats{}, err
 	}
 	return s.ingest(ctx, src, opts)
 }
@@ -43,10 +43,10 @@ func (s *Store) IngestManifest(ctx context.Context, m *store.Manifest, opts stor
 // IngestDir adds the HTML files under dir as pages whose URLs are base
 // followed by their path relative to dir, as Store.IngestManifest with
 // the manifest provider/store's IngestDir makes.
-func (s *Store) IngestDir(ctx context.Context, dir, base string, opts store.IngestOptions) (store.Stats, error) {
+func (s *Store) IngestDir(ctx context.Context, dir, base string, opts corpus.IngestOptions) (corpus.Stats, error) {
 	m, err := ingest.DirManifest(dir, base)
 	if err != nil {
-		return store.Stats{}, err
+		return corpus.Stats{}, err
 	}
 	return s.IngestManifest(ctx, m, opts)
 }
@@ -54,38 +54,38 @@ func (s *Store) IngestDir(ctx context.Context, dir, base string, opts store.Inge
 // IngestWARC adds the captures of the named WARC files, as
 // provider/store's Store.IngestWARC does, with the concurrency of
 // IngestManifest.
-func (s *Store) IngestWARC(ctx context.Context, paths []string, opts store.IngestOptions) (store.Stats, error) {
+func (s *Store) IngestWARC(ctx context.Context, paths []string, opts corpus.IngestOptions) (corpus.Stats, error) {
 	src, err := ingest.WARCSource(paths, opts)
 	if err != nil {
-		return store.Stats{}, err
+		return corpus.Stats{}, err
 	}
 	return s.ingest(ctx, src, opts)
 }
 
 // ingest runs src into the store through one connection of the pool,
 // which holds the ingest's advisory lock while it runs.
-func (s *Store) ingest(ctx context.Context, src ingest.Source, opts store.IngestOptions) (store.Stats, error) {
+func (s *Store) ingest(ctx context.Context, src ingest.Source, opts corpus.IngestOptions) (corpus.Stats, error) {
 	start := time.Now()
 	if s.readOnly {
-		return store.Stats{}, fmt.Errorf("postgres: ingest: %w", ErrReadOnly)
+		return corpus.Stats{}, fmt.Errorf("postgres: ingest: %w", ErrReadOnly)
 	}
 	if !s.ingestMu.TryLock() {
-		return store.Stats{}, ErrLocked
+		return corpus.Stats{}, ErrLocked
 	}
 	defer s.ingestMu.Unlock()
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return store.Stats{}, fmt.Errorf("postgres: ingest: %w", s.dsn.scrub(err))
+		return corpus.Stats{}, fmt.Errorf("postgres: ingest: %w", s.dsn.scrub(err))
 	}
 	defer conn.Release()
 	id, err := beginIngest(ctx, conn, s.lockClass, src.Kind)
 	if err != nil {
-		return store.Stats{}, fmt.Errorf("postgres: ingest: %w", err)
+		return corpus.Stats{}, fmt.Errorf("postgres: ingest: %w", err)
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, $2)`, s.lockClass, id)
 	prior, err := loadSources(ctx, conn)
 	if err != nil {
-		return store.Stats{}, fmt.Errorf("postgres: ingest: %w", err)
+		return corpus.Stats{}, fmt.Errorf("postgres: ingest: %w", err)
 	}
 	w := &writer{conn: conn, id: id, class: s.lockClass, titleWeight: s.titleWeight}
 	st, err := ingest.Run(ctx, src, opts, prior, w)
@@ -365,11 +365,11 @@ func (w *writer) claimURIs(ctx context.Context, tx pgx.Tx) error {
 		} else if uri != nil {
 			detail = uri.URI
 		}
-		it.Page, it.Redirect, it.Skip, it.Detail = nil, nil, ingest.ReasonDuplicate, detail
+		it.Page, it.Redirect, it.Skip, it.Detail = nil, nil, corpus.ReasonDuplicate, detail
 		srcs[i] = it.Source
 	}
 	slices.Sort(srcs)
-	_, err := tx.Exec(ctx, `UPDATE sources SET outcome = $2 WHERE source = ANY($1)`, srcs, ingest.ReasonDuplicate)
+	_, err := tx.Exec(ctx, `UPDATE sources SET outcome = $2 WHERE source = ANY($1)`, srcs, corpus.ReasonDuplicate)
 	return err
 }
 

@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/linkrot/relink/internal/pgtest"
+	"github.com/linkrot/relink/provider/corpus"
 	"github.com/linkrot/relink/provider/internal/ingest/fixture"
 	"github.com/linkrot/relink/provider/postgres"
-	"github.com/linkrot/relink/provider/store"
 )
 
 // childEnv switches the test binary into TestHelperProcess's role.
@@ -39,12 +39,12 @@ func TestHelperProcess(t *testing.T) {
 		fmt.Println(err)
 		os.Exit(1)
 	}
-	m, err := store.ParseManifest(bytes.NewReader(fixture.ManifestJSON(root)))
+	m, err := corpus.ParseManifest(bytes.NewReader(fixture.ManifestJSON(root)))
 	if err != nil {
 		fmt.Println(err)
 		os.Exit(1)
 	}
-	_, err = s.IngestManifest(ctx, m, store.IngestOptions{Workers: 1, BatchSize: 2, Progress: func(p store.Progress) {
+	_, err = s.IngestManifest(ctx, m, corpus.IngestOptions{Workers: 1, BatchSize: 2, Progress: func(p corpus.Progress) {
 		if p.Files == 5 {
 			fmt.Println("ready")
 			select {} // killed here, in the middle of a batch
@@ -93,11 +93,11 @@ func TestKilledIngest(t *testing.T) {
 	if before.Pages == 0 {
 		t.Errorf("the killed ingest committed no page: %v", before)
 	}
-	m, err := store.ParseManifest(bytes.NewReader(fixture.ManifestJSON(root)))
+	m, err := corpus.ParseManifest(bytes.NewReader(fixture.ManifestJSON(root)))
 	require.NoError(t, err)
-	st, err := s.IngestManifest(ctx, m, store.IngestOptions{})
+	st, err := s.IngestManifest(ctx, m, corpus.IngestOptions{})
 	require.NoError(t, err)
-	if st.Resumed == 0 || st.Skipped[store.ReasonDuplicate] != 0 {
+	if st.Resumed == 0 || st.Skipped[corpus.ReasonDuplicate] != 0 {
 		t.Errorf("the rerun: %v, want files resumed and no duplicates", st)
 	}
 	require.NoError(t, s.CheckComplete(ctx))

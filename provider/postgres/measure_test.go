@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/corpus"
 	"github.com/linkrot/relink/provider/internal/measure"
 	"github.com/linkrot/relink/provider/postgres"
 	"github.com/linkrot/relink/provider/store"
@@ -46,7 +47,7 @@ func TestMeasureRanking(t *testing.T) {
 		return s
 	}
 	base := open(postgres.RankBM25)
-	var all []store.PageInfo
+	var all []corpus.PageInfo
 	for p, err := range base.Pages(ctx) {
 		if err != nil {
 			t.Fatal(err)
@@ -114,7 +115,7 @@ func TestMeasureProviders(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var pages []store.PageInfo
+	var pages []corpus.PageInfo
 	for p, err := range s.Pages(ctx) {
 		if err != nil {
 			t.Fatal(err)
@@ -122,7 +123,7 @@ func TestMeasureProviders(t *testing.T) {
 		pages = append(pages, p)
 	}
 	pages = measure.Sample(pages, 300)
-	report := func(name string, f func(p store.PageInfo) (bool, error)) {
+	report := func(name string, f func(p corpus.PageInfo) (bool, error)) {
 		var times []time.Duration
 		for _, p := range pages {
 			start := time.Now()
@@ -139,20 +140,20 @@ func TestMeasureProviders(t *testing.T) {
 			t.Logf("%s: %d, median %v, p99 %v", name, len(times), times[len(times)/2], times[len(times)*99/100])
 		}
 	}
-	report("Backlinks(1000)", func(p store.PageInfo) (bool, error) {
+	report("Backlinks(1000)", func(p corpus.PageInfo) (bool, error) {
 		_, err := s.Backlinks(ctx, p.URI, 1000)
 		return true, err
 	})
-	report("Fetch", func(p store.PageInfo) (bool, error) {
+	report("Fetch", func(p corpus.PageInfo) (bool, error) {
 		_, err := s.Fetch(ctx, p.URI)
 		return true, err
 	})
-	report("DocFreqs(title terms)", func(p store.PageInfo) (bool, error) {
+	report("DocFreqs(title terms)", func(p corpus.PageInfo) (bool, error) {
 		_, err := s.DocFreqs(ctx, lexsig.Tokenize(p.Title))
 		return true, err
 	})
 	for _, k := range []int{3, 4} {
-		report("Search, conjunctive title terms: "+string(rune('0'+k)), func(p store.PageInfo) (bool, error) {
+		report("Search, conjunctive title terms: "+string(rune('0'+k)), func(p corpus.PageInfo) (bool, error) {
 			ts := measure.TitleTerms(p.Title)
 			if len(ts) < k {
 				return false, nil

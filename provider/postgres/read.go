@@ -15,8 +15,8 @@ import (
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/internal/words"
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/corpus"
 	"github.com/linkrot/relink/provider/internal/ingest"
-	"github.com/linkrot/relink/provider/store"
 )
 
 // Backlinks returns at most limit pages that link to uri in the store's
@@ -30,18 +30,18 @@ import (
 // positive means no limit. uri is canonicalized first. Safe for
 // concurrent use.
 func (s *Store) Backlinks(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
-	return s.BacklinksWith(ctx, uri, limit, store.BacklinkOptions{})
+	return s.BacklinksWith(ctx, uri, limit, corpus.BacklinkOptions{})
 }
 
 // ContentBacklinks is Backlinks without navigation links
 // (backlink.ContentProvider).
 func (s *Store) ContentBacklinks(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
-	return s.BacklinksWith(ctx, uri, limit, store.BacklinkOptions{ExcludeNav: true})
+	return s.BacklinksWith(ctx, uri, limit, corpus.BacklinkOptions{ExcludeNav: true})
 }
 
 // Provider returns a backlink.Provider that answers with BacklinksWith and
 // opts.
-func (s *Store) Provider(opts store.BacklinkOptions) backlink.Provider {
+func (s *Store) Provider(opts corpus.BacklinkOptions) backlink.Provider {
 	return backlink.ProviderFunc(func(ctx context.Context, uri string, limit int) ([]backlink.Backlink, error) {
 		return s.BacklinksWith(ctx, uri, limit, opts)
 	})
@@ -50,7 +50,7 @@ func (s *Store) Provider(opts store.BacklinkOptions) backlink.Provider {
 // BacklinksWith is Backlinks with the links that count chosen by opts; the
 // rank is the same for every opts. The options apply to the links of
 // pages: a link source's links count whatever opts.
-func (s *Store) BacklinksWith(ctx context.Context, uri string, limit int, opts store.BacklinkOptions) ([]backlink.Backlink, error) {
+func (s *Store) BacklinksWith(ctx context.Context, uri string, limit int, opts corpus.BacklinkOptions) ([]backlink.Backlink, error) {
 	c, err := canon.Canonicalize(uri)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: backlinks: %w", err)
@@ -423,18 +423,18 @@ func tsquery(q lexsig.Query) (string, []string) {
 
 // PageInfo returns what the store knows about the page at uri, or an error
 // wrapping ErrNotFound.
-func (s *Store) PageInfo(ctx context.Context, uri string) (store.PageInfo, error) {
+func (s *Store) PageInfo(ctx context.Context, uri string) (corpus.PageInfo, error) {
 	c, err := canon.Canonicalize(uri)
 	if err != nil {
-		return store.PageInfo{}, fmt.Errorf("postgres: page: %w", err)
+		return corpus.PageInfo{}, fmt.Errorf("postgres: page: %w", err)
 	}
 	rows, _ := s.pool.Query(ctx, pageInfoSQL+` WHERE uri = $1`, c)
 	p, err := pgx.CollectExactlyOneRow(rows, scanPageInfo)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return store.PageInfo{}, fmt.Errorf("postgres: page %s: %w", c, ErrNotFound)
+		return corpus.PageInfo{}, fmt.Errorf("postgres: page %s: %w", c, ErrNotFound)
 	}
 	if err != nil {
-		return store.PageInfo{}, fmt.Errorf("postgres: page %s: %w", c, err)
+		return corpus.PageInfo{}, fmt.Errorf("postgres: page %s: %w", c, err)
 	}
 	return p, nil
 }
@@ -443,8 +443,8 @@ func (s *Store) PageInfo(ctx context.Context, uri string) (store.PageInfo, error
 const pageInfoSQL = `SELECT uri, site, title, words, inlinks, content_inlinks, source FROM pages`
 
 // scanPageInfo reads a row of pageInfoSQL.
-func scanPageInfo(row pgx.CollectableRow) (store.PageInfo, error) {
-	var p store.PageInfo
+func scanPageInfo(row pgx.CollectableRow) (corpus.PageInfo, error) {
+	var p corpus.PageInfo
 	var w, in, cin int32
 	err := row.Scan(&p.URI, &p.Site, &p.Title, &w, &in, &cin, &p.Source)
 	p.Words, p.Backlinks, p.ContentBacklinks = int(w), int(in), int(cin)
@@ -454,18 +454,18 @@ func scanPageInfo(row pgx.CollectableRow) (store.PageInfo, error) {
 // Pages yields every page of the store in URI order (bytes), for choosing
 // the targets of an experiment. It stops at the first error, which it
 // yields with a zero PageInfo.
-func (s *Store) Pages(ctx context.Context) iter.Seq2[store.PageInfo, error] {
-	return func(yield func(store.PageInfo, error) bool) {
+func (s *Store) Pages(ctx context.Context) iter.Seq2[corpus.PageInfo, error] {
+	return func(yield func(corpus.PageInfo, error) bool) {
 		rows, err := s.pool.Query(ctx, pageInfoSQL+` ORDER BY uri COLLATE "C"`)
 		if err != nil {
-			yield(store.PageInfo{}, fmt.Errorf("postgres: pages: %w", err))
+			yield(corpus.PageInfo{}, fmt.Errorf("postgres: pages: %w", err))
 			return
 		}
 		defer rows.Close()
 		for rows.Next() {
 			p, err := scanPageInfo(rows)
 			if err != nil {
-				yield(store.PageInfo{}, fmt.Errorf("postgres: pages: %w", err))
+				yield(corpus.PageInfo{}, fmt.Errorf("postgres: pages: %w", err))
 				return
 			}
 			if !yield(p, nil) {
@@ -473,7 +473,7 @@ func (s *Store) Pages(ctx context.Context) iter.Seq2[store.PageInfo, error] {
 			}
 		}
 		if err := rows.Err(); err != nil {
-			yield(store.PageInfo{}, fmt.Errorf("postgres: pages: %w", err))
+			yield(corpus.PageInfo{}, fmt.Errorf("postgres: pages: %w", err))
 		}
 	}
 }
@@ -481,14 +481,14 @@ func (s *Store) Pages(ctx context.Context) iter.Seq2[store.PageInfo, error] {
 // Links returns the links of the page at uri in page order, or for a link
 // source its link records (Nav and Area false); a URI that is neither
 // returns an empty slice.
-func (s *Store) Links(ctx context.Context, uri string) ([]store.Link, error) {
+func (s *Store) Links(ctx context.Context, uri string) ([]corpus.Link, error) {
 	c, err := canon.Canonicalize(uri)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: links: %w", err)
 	}
 	rows, _ := s.pool.Query(ctx, `SELECT dst, anchor, nav, area FROM links WHERE src = $1 ORDER BY pos`, c)
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Link, error) {
-		var l store.Link
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (corpus.Link, error) {
+		var l corpus.Link
 		err := row.Scan(&l.URI, &l.Anchor, &l.Nav, &l.Area)
 		return l, err
 	})
@@ -497,8 +497,8 @@ func (s *Store) Links(ctx context.Context, uri string) ([]store.Link, error) {
 	}
 	if len(out) == 0 {
 		rows, _ := s.pool.Query(ctx, `SELECT dst, anchor FROM link_records WHERE src = $1 ORDER BY pos`, c)
-		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Link, error) {
-			var l store.Link
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (corpus.Link, error) {
+			var l corpus.Link
 			err := row.Scan(&l.URI, &l.Anchor)
 			return l, err
 		})
@@ -507,29 +507,29 @@ func (s *Store) Links(ctx context.Context, uri string) ([]store.Link, error) {
 		}
 	}
 	if out == nil {
-		out = []store.Link{}
+		out = []corpus.Link{}
 	}
 	return out, nil
 }
 
 // LinkSource returns what the store knows about the link source at uri,
 // or an error wrapping ErrNotFound when uri is not one.
-func (s *Store) LinkSource(ctx context.Context, uri string) (store.LinkSource, error) {
+func (s *Store) LinkSource(ctx context.Context, uri string) (corpus.LinkSource, error) {
 	c, err := canon.Canonicalize(uri)
 	if err != nil {
-		return store.LinkSource{}, fmt.Errorf("postgres: link source: %w", err)
+		return corpus.LinkSource{}, fmt.Errorf("postgres: link source: %w", err)
 	}
-	var ls store.LinkSource
+	var ls corpus.LinkSource
 	var fetched int64
 	var in, cin, n int32
 	err = s.pool.QueryRow(ctx, `SELECT uri, fetched, inlinks, content_inlinks, source,
 		(SELECT count(*) FROM link_records r WHERE r.src = ls.uri)::int
 		FROM link_sources ls WHERE uri = $1`, c).Scan(&ls.URI, &fetched, &in, &cin, &ls.Source, &n)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return store.LinkSource{}, fmt.Errorf("postgres: link source %s: %w", c, ErrNotFound)
+		return corpus.LinkSource{}, fmt.Errorf("postgres: link source %s: %w", c, ErrNotFound)
 	}
 	if err != nil {
-		return store.LinkSource{}, fmt.Errorf("postgres: link source %s: %w", c, err)
+		return corpus.LinkSource{}, fmt.Errorf("postgres: link source %s: %w", c, err)
 	}
 	ls.Backlinks, ls.ContentBacklinks, ls.Links = int(in), int(cin), int(n)
 	if fetched != 0 {
@@ -539,8 +539,8 @@ func (s *Store) LinkSource(ctx context.Context, uri string) (store.LinkSource, e
 }
 
 // LinkTotals counts the link sources and link records the store holds.
-func (s *Store) LinkTotals(ctx context.Context) (store.LinkStats, error) {
-	var st store.LinkStats
+func (s *Store) LinkTotals(ctx context.Context) (corpus.LinkStats, error) {
+	var st corpus.LinkStats
 	if err := s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM link_sources), (SELECT count(*) FROM link_records)`).Scan(&st.Sources, &st.Links); err != nil {
 		return st, fmt.Errorf("postgres: link totals: %w", err)
 	}
@@ -550,8 +550,8 @@ func (s *Store) LinkTotals(ctx context.Context) (store.LinkStats, error) {
 // Totals counts everything the store holds, in the form of an ingest's
 // Stats: pages, redirects, links by kind and the skipped files and
 // records by reason.
-func (s *Store) Totals(ctx context.Context) (store.Stats, error) {
-	var st store.Stats
+func (s *Store) Totals(ctx context.Context) (corpus.Stats, error) {
+	var st corpus.Stats
 	err := s.pool.QueryRow(ctx, `
 		SELECT (SELECT count(*) FROM pages), (SELECT count(*) FROM redirects),
 		       count(*), count(*) FILTER (WHERE nav), count(*) FILTER (WHERE area)

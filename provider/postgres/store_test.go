@@ -23,6 +23,7 @@ import (
 	"github.com/linkrot/relink/internal/pgtest"
 	"github.com/linkrot/relink/lexsig"
 	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/corpus"
 	"github.com/linkrot/relink/provider/internal/ingest/fixture"
 	"github.com/linkrot/relink/provider/postgres"
 	"github.com/linkrot/relink/provider/store"
@@ -30,10 +31,10 @@ import (
 )
 
 // fixtureWeb copies the stores' fixture web and returns its manifest.
-func fixtureWeb(t testing.TB) *store.Manifest {
+func fixtureWeb(t testing.TB) *corpus.Manifest {
 	t.Helper()
 	root := fixture.Web(t, "../store/testdata/web")
-	m, err := store.ParseManifest(bytes.NewReader(fixture.ManifestJSON(root)))
+	m, err := corpus.ParseManifest(bytes.NewReader(fixture.ManifestJSON(root)))
 	require.NoError(t, err)
 	return m
 }
@@ -101,7 +102,7 @@ func writeWAT(t testing.TB, path string) {
 
 // sources is what the comparison tests ingest into both stores.
 type sources struct {
-	manifest  *store.Manifest
+	manifest  *corpus.Manifest
 	warc, wat string
 }
 
@@ -117,9 +118,9 @@ func newSources(t testing.TB) sources {
 
 // ingester is what both stores ingest with.
 type ingester interface {
-	IngestManifest(context.Context, *store.Manifest, store.IngestOptions) (store.Stats, error)
-	IngestWARC(context.Context, []string, store.IngestOptions) (store.Stats, error)
-	IngestWAT(context.Context, []string, store.IngestOptions) (store.LinkStats, error)
+	IngestManifest(context.Context, *corpus.Manifest, corpus.IngestOptions) (corpus.Stats, error)
+	IngestWARC(context.Context, []string, corpus.IngestOptions) (corpus.Stats, error)
+	IngestWAT(context.Context, []string, corpus.IngestOptions) (corpus.LinkStats, error)
 }
 
 // ingestAll ingests src into s: the manifest, the WAT file, then the WARC
@@ -127,10 +128,10 @@ type ingester interface {
 func ingestAll(t testing.TB, src sources, s ingester) []any {
 	t.Helper()
 	ctx := context.Background()
-	opts := store.IngestOptions{BatchSize: 7, Workers: 3}
+	opts := corpus.IngestOptions{BatchSize: 7, Workers: 3}
 	a, err := s.IngestManifest(ctx, src.manifest, opts)
 	require.NoError(t, err)
-	b, err := s.IngestWAT(ctx, []string{src.wat}, store.IngestOptions{BatchSize: 2})
+	b, err := s.IngestWAT(ctx, []string{src.wat}, corpus.IngestOptions{BatchSize: 2})
 	require.NoError(t, err)
 	c, err := s.IngestWARC(ctx, []string{src.warc}, opts)
 	require.NoError(t, err)
@@ -199,12 +200,12 @@ func TestSameAsSQLite(t *testing.T) {
 		t.Errorf("Docs = %d, want %d", docs, lt.Pages)
 	}
 
-	var pages []store.PageInfo
+	var pages []corpus.PageInfo
 	for p, err := range lite.Pages(ctx) {
 		require.NoError(t, err)
 		pages = append(pages, p)
 	}
-	var pgPages []store.PageInfo
+	var pgPages []corpus.PageInfo
 	for p, err := range pg.Pages(ctx) {
 		require.NoError(t, err)
 		pgPages = append(pgPages, p)
@@ -240,7 +241,7 @@ func TestSameAsSQLite(t *testing.T) {
 		}
 	}
 	for uri := range targets {
-		for _, opts := range []store.BacklinkOptions{{}, {ExcludeNav: true}, {Area: true}} {
+		for _, opts := range []corpus.BacklinkOptions{{}, {ExcludeNav: true}, {Area: true}} {
 			lb, err := lite.BacklinksWith(ctx, uri, 0, opts)
 			require.NoError(t, err)
 			pb, err := pg.BacklinksWith(ctx, uri, 0, opts)
@@ -442,7 +443,7 @@ func dump(t testing.TB, dsn string) map[string][]string {
 func TestConcurrentIngests(t *testing.T) {
 	m := fixtureWeb(t)
 	ctx := context.Background()
-	opts := store.IngestOptions{BatchSize: 3, Workers: 2}
+	opts := corpus.IngestOptions{BatchSize: 3, Workers: 2}
 
 	one, oneDSN := openPG(t, nil)
 	_, err := one.IngestManifest(ctx, m, opts)
@@ -452,16 +453,16 @@ func TestConcurrentIngests(t *testing.T) {
 		t.Fatalf("the whole manifest gave %d pages", len(want["pages"]))
 	}
 
-	half := func(i int) store.IngestOptions {
+	half := func(i int) corpus.IngestOptions {
 		o := opts
 		o.Shares, o.Share = 2, i
 		return o
 	}
-	for name, inputs := range map[string][]store.IngestOptions{"halves": {half(0), half(1)}, "twice": {opts, opts}} {
+	for name, inputs := range map[string][]corpus.IngestOptions{"halves": {half(0), half(1)}, "twice": {opts, opts}} {
 		t.Run(name, func(t *testing.T) {
 			dsn := pgtest.Database(t)
 			errs := make(chan error, len(inputs))
-			stats := make(chan store.Stats, len(inputs))
+			stats := make(chan corpus.Stats, len(inputs))
 			for _, o := range inputs {
 				s, err := postgres.Open(ctx, postgres.DSN(dsn), nil)
 				require.NoError(t, err)
@@ -493,7 +494,7 @@ func TestConcurrentWAT(t *testing.T) {
 	ctx := context.Background()
 	build := func(times int) map[string][]string {
 		s, dsn := openPG(t, nil)
-		_, err := s.IngestManifest(ctx, src.manifest, store.IngestOptions{})
+		_, err := s.IngestManifest(ctx, src.manifest, corpus.IngestOptions{})
 		require.NoError(t, err)
 		errs := make(chan error, times)
 		for range times {
@@ -501,7 +502,7 @@ func TestConcurrentWAT(t *testing.T) {
 			require.NoError(t, err)
 			defer w.Close()
 			go func() {
-				_, err := w.IngestWAT(ctx, []string{src.wat}, store.IngestOptions{BatchSize: 1})
+				_, err := w.IngestWAT(ctx, []string{src.wat}, corpus.IngestOptions{BatchSize: 1})
 				errs <- err
 			}()
 		}
@@ -540,7 +541,7 @@ func TestIncomplete(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	var during error
 	first := true
-	_, err = pg.IngestManifest(cctx, m, store.IngestOptions{BatchSize: 2, Workers: 1, Progress: func(p store.Progress) {
+	_, err = pg.IngestManifest(cctx, m, corpus.IngestOptions{BatchSize: 2, Workers: 1, Progress: func(p corpus.Progress) {
 		if p.Files >= 4 && first {
 			first = false
 			during = readOnly()
@@ -554,7 +555,7 @@ func TestIncomplete(t *testing.T) {
 	require.ErrorIs(t, err, postgres.ErrIncomplete)
 	require.ErrorContains(t, err, "did not finish")
 
-	st, err := pg.IngestManifest(ctx, m, store.IngestOptions{})
+	st, err := pg.IngestManifest(ctx, m, corpus.IngestOptions{})
 	require.NoError(t, err)
 	if st.Resumed == 0 {
 		t.Errorf("the second ingest resumed nothing: %v", st)
@@ -645,7 +646,7 @@ func TestOddBytes(t *testing.T) {
 	ctx := context.Background()
 	pg, _ := openPG(t, nil)
 	for i := range 2 {
-		_, err := pg.IngestDir(ctx, dir, "https://odd.example/", store.IngestOptions{})
+		_, err := pg.IngestDir(ctx, dir, "https://odd.example/", corpus.IngestOptions{})
 		require.NoError(t, err, "ingest %d", i)
 	}
 	st, err := pg.Totals(ctx)
@@ -687,9 +688,9 @@ func TestSchemas(t *testing.T) {
 	require.NoError(t, err)
 	defer sb.Close()
 	require.Equal(t, b, sb.Schema())
-	half := store.IngestOptions{Shares: 2, Share: 0, BatchSize: 1, Workers: 1}
+	half := corpus.IngestOptions{Shares: 2, Share: 0, BatchSize: 1, Workers: 1}
 	cctx, cancel := context.WithCancel(ctx)
-	half.Progress = func(p store.Progress) {
+	half.Progress = func(p corpus.Progress) {
 		if p.Files >= 2 {
 			cancel()
 		}
@@ -704,7 +705,7 @@ func TestSchemas(t *testing.T) {
 	defer sa.Close()
 	var duringA, duringB error
 	first := true
-	_, err = sa.IngestManifest(ctx, m, store.IngestOptions{BatchSize: 2, Workers: 1, Progress: func(p store.Progress) {
+	_, err = sa.IngestManifest(ctx, m, corpus.IngestOptions{BatchSize: 2, Workers: 1, Progress: func(p corpus.Progress) {
 		if p.Files >= 2 && first {
 			first = false
 			duringA, duringB = readable(a), readable(b)

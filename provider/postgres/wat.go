@@ -12,8 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/corpus"
 	"github.com/linkrot/relink/provider/internal/ingest"
-	"github.com/linkrot/relink/provider/store"
 )
 
 // IngestWAT adds the link records of Common Crawl WAT files, as
@@ -27,27 +27,27 @@ import (
 // IngestManifest; two WAT ingests of the same URIs in different orders
 // at once may fail on a deadlock that PostgreSQL breaks, and are then
 // run again (they resume).
-func (s *Store) IngestWAT(ctx context.Context, paths []string, opts store.IngestOptions) (store.LinkStats, error) {
+func (s *Store) IngestWAT(ctx context.Context, paths []string, opts corpus.IngestOptions) (corpus.LinkStats, error) {
 	start := time.Now()
 	if s.readOnly {
-		return store.LinkStats{}, fmt.Errorf("postgres: ingest: %w", ErrReadOnly)
+		return corpus.LinkStats{}, fmt.Errorf("postgres: ingest: %w", ErrReadOnly)
 	}
 	abs, total, err := ingest.WATInputs(paths)
 	if err != nil {
-		return store.LinkStats{}, err
+		return corpus.LinkStats{}, err
 	}
 	if !s.ingestMu.TryLock() {
-		return store.LinkStats{}, ErrLocked
+		return corpus.LinkStats{}, ErrLocked
 	}
 	defer s.ingestMu.Unlock()
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return store.LinkStats{}, fmt.Errorf("postgres: ingest: %w", s.dsn.scrub(err))
+		return corpus.LinkStats{}, fmt.Errorf("postgres: ingest: %w", s.dsn.scrub(err))
 	}
 	defer conn.Release()
 	id, err := beginIngest(ctx, conn, s.lockClass, "wat")
 	if err != nil {
-		return store.LinkStats{}, fmt.Errorf("postgres: ingest: %w", err)
+		return corpus.LinkStats{}, fmt.Errorf("postgres: ingest: %w", err)
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, $2)`, s.lockClass, id)
 	keys := make([]string, len(abs))
@@ -61,7 +61,7 @@ func (s *Store) IngestWAT(ctx context.Context, paths []string, opts store.Ingest
 		prior[strings.TrimPrefix(key, "wat:")] = outcome
 		return nil
 	}); err != nil {
-		return store.LinkStats{}, fmt.Errorf("postgres: ingest WAT: %w", err)
+		return corpus.LinkStats{}, fmt.Errorf("postgres: ingest WAT: %w", err)
 	}
 	st, err := ingest.RunWAT(ctx, abs, total, opts, prior, &linkWriter{conn: conn, id: id, class: s.lockClass})
 	st.Duration = time.Since(start)
@@ -145,7 +145,7 @@ func (lw *linkWriter) Progress(ctx context.Context, file, outcome string) error 
 
 // WriteRecord writes a record of a WAT file, a page or a skip, and counts
 // it in st, as provider/store's link writer does.
-func (lw *linkWriter) WriteRecord(ctx context.Context, it *ingest.WATItem, st *store.LinkStats) error {
+func (lw *linkWriter) WriteRecord(ctx context.Context, it *ingest.WATItem, st *corpus.LinkStats) error {
 	source := text("wat:" + it.File + "#" + strconv.Itoa(it.Record))
 	if it.Skip != nil {
 		ingest.Count(&st.Skipped, it.Skip.Reason, 1)
@@ -171,10 +171,10 @@ func (lw *linkWriter) WriteRecord(ctx context.Context, it *ingest.WATItem, st *s
 
 // writePage claims the URI of a WAT page and keeps it as a link source,
 // unless it must be passed over.
-func (lw *linkWriter) writePage(ctx context.Context, source string, p *commoncrawl.Page, st *store.LinkStats) error {
+func (lw *linkWriter) writePage(ctx context.Context, source string, p *commoncrawl.Page, st *corpus.LinkStats) error {
 	self := ingest.SelfLinks(p)
 	if self == len(p.Links) {
-		ingest.Count(&st.Skipped, ingest.ReasonNoLinks, 1)
+		ingest.Count(&st.Skipped, corpus.ReasonNoLinks, 1)
 		return nil
 	}
 	kind, added, err := lw.claim(ctx, p.URI)
@@ -182,10 +182,10 @@ func (lw *linkWriter) writePage(ctx context.Context, source string, p *commoncra
 	case err != nil:
 		return err
 	case kind == "source" && !added:
-		ingest.Count(&st.Skipped, ingest.ReasonDuplicate, 1)
+		ingest.Count(&st.Skipped, corpus.ReasonDuplicate, 1)
 		return nil
 	case kind != "source":
-		ingest.Count(&st.Skipped, ingest.ReasonPageInStore, 1)
+		ingest.Count(&st.Skipped, corpus.ReasonPageInStore, 1)
 		return nil
 	}
 	var fetched int64
@@ -201,7 +201,7 @@ func (lw *linkWriter) writePage(ctx context.Context, source string, p *commoncra
 		lw.records = append(lw.records, []any{l.Target, p.URI, int32(pos), text(l.Anchor)})
 		pos++
 	}
-	st.AddSource(p, pos, self)
+	ingest.AddSource(st, p, pos, self)
 	return nil
 }
 

@@ -92,7 +92,7 @@ func newClient[R any](e *Engine[R], baseURL, key string, t Transport) (*Client, 
 		base.Path = strings.TrimSuffix(base.Path, "/") + e.Path
 		base.RawPath = ""
 	}
-	api := t.client()
+	api := transportClient(t)
 	api.Service = e.Service
 	api.Wait = e.Wait
 	api.RateLimitPause = e.RateLimitPause

@@ -9,25 +9,22 @@ import (
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // ErrNotFound is returned, wrapped, by PageInfo for a URI that is not a
 // page of the store.
 var ErrNotFound = errors.New("store: no such page")
 
-// BacklinkOptions says which links make a page a backlink. The zero value
-// counts every <a> link, navigation included, as the paper did (and as the
-// benchmark's plain method names mean).
-type BacklinkOptions struct {
-	// ExcludeNav leaves navigation links out (sidebars, tables of contents,
-	// breadcrumbs, page headers and footers, prev/next, "¶" permalinks; the
-	// heuristic is backlink's): a page is then a backlink only if one of
-	// its other links points to the target.
-	ExcludeNav bool
-	// Area counts links of image maps (<area href>), which the paper did
-	// not count (§3.1 "Backlink validation").
-	Area bool
-}
+// BacklinkOptions is corpus.BacklinkOptions: which links make a page a
+// backlink. The zero value counts every <a> link, navigation included.
+type BacklinkOptions = corpus.BacklinkOptions
+
+// PageInfo is corpus.PageInfo, what the store knows about one page.
+type PageInfo = corpus.PageInfo
+
+// Link is corpus.Link, one link of a stored page.
+type Link = corpus.Link
 
 // Backlinks returns at most limit pages that link to uri, in the store's
 // stand-in for a search engine's backlink rank: pages with more distinct
@@ -109,28 +106,6 @@ func (s *Store) Provider(opts BacklinkOptions) backlink.Provider {
 	})
 }
 
-// PageInfo describes one page of the store.
-type PageInfo struct {
-	// URI is the page's canonical URI.
-	URI string
-	// Site is the manifest site the page belongs to, or the host of a WARC
-	// capture.
-	Site string
-	// Title is the text of the page's <title>.
-	Title string
-	// Words is the number of words a person sees on the page.
-	Words int
-	// Backlinks is the number of distinct other pages and link sources
-	// that link to it (image maps left out): its in-degree, the backlink
-	// rank's key.
-	Backlinks int
-	// ContentBacklinks is Backlinks with pages' navigation links left out
-	// too (a link source's links all count).
-	ContentBacklinks int
-	// Source is the file or WARC record the page came from.
-	Source string
-}
-
 // PageInfo returns what the store knows about the page at uri, or an error
 // wrapping ErrNotFound (for a link source too: see LinkSource). Missing
 // pages are described like any other.
@@ -177,16 +152,6 @@ func (s *Store) Pages(ctx context.Context) iter.Seq2[PageInfo, error] {
 			yield(PageInfo{}, fmt.Errorf("store: pages: %w", err))
 		}
 	}
-}
-
-// Link is one link of a stored page.
-type Link struct {
-	// URI is the link's canonical target.
-	URI string
-	// Anchor is the anchor's visible words joined by spaces.
-	Anchor string
-	// Nav marks a navigation link, Area an image-map link.
-	Nav, Area bool
 }
 
 // Links returns the links of the page at uri in page order, as ingest

@@ -8,13 +8,19 @@
 // (Search).
 //
 //	s, err := store.Open("dev.db", nil)
-//	m, err := store.ReadManifest("dev-corpus.json")
-//	st, err := s.IngestManifest(ctx, m, store.IngestOptions{})
+//	m, err := corpus.ReadManifest("dev-corpus.json")
+//	st, err := s.IngestManifest(ctx, m, corpus.IngestOptions{})
 //	fmt.Println(st) // 4532 pages, 6 redirects, ... in 30.1s
 //	view := s.WithMissing(target) // the paper's missing page
 //	links, err := view.Backlinks(ctx, target, 10)
 //	page, err := view.Fetch(ctx, links[0].URI)
 //	results, err := view.Search(ctx, lexsig.Query{Terms: terms}, 1000)
+//
+// The manifest, the ingest's options and summaries and the descriptions
+// of pages and links are declared in package provider/corpus, which
+// provider/postgres shares; this package keeps the same names as aliases
+// (IngestOptions is corpus.IngestOptions), so that code written against
+// it compiles.
 //
 // # Ingest
 //

@@ -180,26 +180,6 @@ func ExampleStore_Fetch() {
 	// <a href="https://pets.example/dogs.html">dogs</a>
 }
 
-// ExampleParseManifest reads a corpus manifest in the benchmark's format.
-func ExampleParseManifest() {
-	m, err := store.ParseManifest(strings.NewReader(`{"name": "tiny", "version": 1, "sites": [
-		{"name": "click", "package": "python-click-doc",
-		 "roots": [{"dir": "/usr/share/doc/python-click-doc/html",
-		            "base": "https://click.palletsprojects.com/en/8.1.x/", "style": "dir"}],
-		 "aliases": ["https://click.palletsprojects.com/en/latest/"],
-		 "exclude": "(^|/)_static/"}]}`))
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(m.Name, len(m.Sites), m.Sites[0].Roots[0].Style)
-
-	_, err = store.ParseManifest(strings.NewReader(`{"name": "bad", "version": 1, "sites": [{"name": "x", "roots": [{"dir": "/d", "base": "docs/"}]}]}`))
-	fmt.Println(err)
-	// Output:
-	// tiny 1 dir
-	// store: invalid manifest: site 0 ("x") root 0 base: "docs/" is not an absolute http(s) URL
-}
-
 // ExampleOpen_readOnly shows what a reader gets: no store where there is
 // none (and no file made), a refusal while the store's ingest has not
 // finished, and the store once it has.

@@ -7,19 +7,23 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/linkrot/relink/provider/corpus"
 	"github.com/linkrot/relink/provider/internal/ingest"
 )
 
-// Ingest defaults.
+// The defaults, reasons and types of an ingest are declared in package
+// provider/corpus, which provider/postgres shares without SQLite; the
+// names below are the same as corpus's, kept so that code written against
+// this package compiles.
+
+// Ingest defaults, the same as corpus's.
 const (
-	// DefaultBatchSize is how many files or records one ingest transaction
-	// holds. On the development corpus 500 ingests 12% faster than 200
-	// (fewer, larger full-text segments to merge) and 1000 gains nothing
-	// more.
-	DefaultBatchSize = ingest.DefaultBatchSize
-	// DefaultMaxFileSize bounds the bytes of one page: 20 MiB. A larger
-	// file or record is skipped with ReasonTooLarge.
-	DefaultMaxFileSize = ingest.DefaultMaxFileSize
+	// DefaultBatchSize is corpus.DefaultBatchSize: how many files or
+	// records one ingest transaction holds.
+	DefaultBatchSize = corpus.DefaultBatchSize
+	// DefaultMaxFileSize is corpus.DefaultMaxFileSize: the bytes of one
+	// page, 20 MiB. A larger file or record is skipped with ReasonTooLarge.
+	DefaultMaxFileSize = corpus.DefaultMaxFileSize
 )
 
 // ftsHashSize is the memory, in bytes, that the full-text index may fill
@@ -31,74 +35,47 @@ const (
 // time on the index.
 const ftsHashSize = 8 << 20
 
-// A page is a redirect stub, not a page, when a <meta http-equiv="refresh">
-// names a URL to go to within RedirectMaxDelay seconds and the page shows
-// at most RedirectMaxWords words (BENCHMARK.md: "Pages that are only a
-// redirect ... are redirects, not pages"). The stubs of the development
-// corpus wait 0 seconds and show 0 to 6 words.
+// Redirect stubs, the same as corpus's: a page is a redirect stub, not a
+// page, when a <meta http-equiv="refresh"> names a URL to go to within
+// RedirectMaxDelay seconds and the page shows at most RedirectMaxWords
+// words.
 const (
-	// RedirectMaxDelay is the longest refresh delay, in seconds, of a
-	// redirect stub: a reader is sent on before reading anything.
-	RedirectMaxDelay = ingest.RedirectMaxDelay
-	// RedirectMaxWords is the most visible words a redirect stub shows.
-	RedirectMaxWords = ingest.RedirectMaxWords
+	// RedirectMaxDelay is corpus.RedirectMaxDelay, in seconds.
+	RedirectMaxDelay = corpus.RedirectMaxDelay
+	// RedirectMaxWords is corpus.RedirectMaxWords.
+	RedirectMaxWords = corpus.RedirectMaxWords
 )
 
-// Reasons a file or record is not a page, the keys of Stats.Skipped.
+// Reasons a file or record is not a page, the keys of Stats.Skipped: the
+// same as corpus's Reason constants, where each is described.
 const (
-	// ReasonUnreadable: the file or directory could not be read.
-	ReasonUnreadable = ingest.ReasonUnreadable
-	// ReasonTooLarge: larger than IngestOptions.MaxFileSize.
-	ReasonTooLarge = ingest.ReasonTooLarge
-	// ReasonEmpty: no bytes at all.
-	ReasonEmpty = ingest.ReasonEmpty
-	// ReasonBinary: a file named like HTML whose bytes are not text (NUL
-	// and control bytes, or the signature of an image, PDF, archive...;
-	// filter.SniffBody decides).
-	ReasonBinary = ingest.ReasonBinary
-	// ReasonNotHTML: text that is not HTML (a feed, code), or a WARC
-	// capture whose type is not HTML.
-	ReasonNotHTML = ingest.ReasonNotHTML
-	// ReasonDuplicate: another file or record already gave this URI.
-	ReasonDuplicate = ingest.ReasonDuplicate
-	// ReasonStatus: a WARC capture whose HTTP status is neither 2xx nor a
-	// redirect with a Location.
-	ReasonStatus = ingest.ReasonStatus
-	// ReasonBadURI: a URI that canon.Canonicalize rejects.
-	ReasonBadURI = ingest.ReasonBadURI
-	// ReasonBadRecord: a WARC record or file that cannot be parsed.
-	ReasonBadRecord = ingest.ReasonBadRecord
-	// ReasonInternal: parsing the page failed in a way it never should (a
-	// panic, recorded with its message); please report it.
-	ReasonInternal = ingest.ReasonInternal
+	ReasonUnreadable = corpus.ReasonUnreadable // the file could not be read
+	ReasonTooLarge   = corpus.ReasonTooLarge   // larger than IngestOptions.MaxFileSize
+	ReasonEmpty      = corpus.ReasonEmpty      // no bytes at all
+	ReasonBinary     = corpus.ReasonBinary     // named like HTML, but not text
+	ReasonNotHTML    = corpus.ReasonNotHTML    // text that is not HTML
+	ReasonDuplicate  = corpus.ReasonDuplicate  // another file or record gave this URI
+	ReasonStatus     = corpus.ReasonStatus     // a WARC capture neither 2xx nor a redirect
+	ReasonBadURI     = corpus.ReasonBadURI     // a URI canon.Canonicalize rejects
+	ReasonBadRecord  = corpus.ReasonBadRecord  // a WARC record or file that cannot be parsed
+	ReasonInternal   = corpus.ReasonInternal   // parsing failed as it never should
 )
 
-// IngestOptions configures an ingest. The zero value is ready to use:
-// Workers (0: runtime.NumCPU()) goroutines read and parse pages while one
-// writes; BatchSize (0: DefaultBatchSize) files or records make one
-// transaction; MaxFileSize (0: DefaultMaxFileSize) bounds a page; Progress,
-// when not nil, is called after each file or record is written; Moves,
-// Migrations and Edit publish pages elsewhere or change their text (the
-// experiment's moved, migrated and edited modes; IngestManifest and
-// IngestDir apply them, IngestWARC ignores them); Shares and Share split
-// the input among ingests that load one PostgreSQL database at once
-// (provider/postgres).
-type IngestOptions = ingest.Options
+// IngestOptions is corpus.IngestOptions, which configures an ingest. The
+// zero value is ready to use. Moves, Migrations and Edit apply to
+// IngestManifest and IngestDir; IngestWARC ignores them.
+type IngestOptions = corpus.IngestOptions
 
-// A Migration maps the canonical URIs of one site's pages to their new
-// URIs (IngestOptions.Migrations).
-type Migration = ingest.Migration
+// Migration is corpus.Migration: the canonical URIs of one site's pages
+// mapped to their new URIs (IngestOptions.Migrations).
+type Migration = corpus.Migration
 
-// Progress is the state of an ingest.
-type Progress = ingest.Progress
+// Progress is corpus.Progress, the state of an ingest.
+type Progress = corpus.Progress
 
-// Stats counts what one ingest added to the store: pages, redirects and
-// links (navigation and image-map links among them), the files and
-// records skipped by reason (the Reason constants), those an earlier
-// ingest had finished (Resumed), the WARC files read again because their
-// content changed (Changed), and the wall time. Its String method gives
-// the summary line.
-type Stats = ingest.Stats
+// Stats is corpus.Stats: what one ingest added to the store (or, from
+// Totals, what the store holds). Its String method gives the summary line.
+type Stats = corpus.Stats
 
 // loadSources reads the sources earlier ingests finished, with their
 // outcomes.

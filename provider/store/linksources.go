@@ -9,6 +9,7 @@ import (
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // linkStatements are the prepared queries that read link sources, for
@@ -141,22 +142,9 @@ func (s *Store) anchors(ctx context.Context, target, src int64) ([]string, error
 	return out, rows.Err()
 }
 
-// LinkSource describes a link source: a page the store holds no copy of,
+// LinkSource is corpus.LinkSource: a page the store holds no copy of,
 // known by its link records (IngestWAT).
-type LinkSource struct {
-	// URI is the page's canonical URI.
-	URI string
-	// Fetched is when the crawler fetched the page; the zero Time when
-	// unknown.
-	Fetched time.Time
-	// Links is the number of its link records.
-	Links int
-	// Backlinks and ContentBacklinks are its in-degree, as for PageInfo:
-	// the distinct other pages and link sources that link to it.
-	Backlinks, ContentBacklinks int
-	// Source is the WAT file and record it came from, "wat:<path>#<record>".
-	Source string
-}
+type LinkSource = corpus.LinkSource
 
 // LinkSource returns what the store knows about the link source at uri,
 // or an error wrapping ErrNotFound when uri is not one (a page of the

@@ -232,7 +232,7 @@ func (lw *linkWriter) writePage(ctx context.Context, file string, p *commoncrawl
 		}
 	}
 	lw.args = args[:0]
-	st.AddSource(p, pos, self)
+	ingest.AddSource(st, p, pos, self)
 	return nil
 }
 

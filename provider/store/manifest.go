@@ -3,48 +3,43 @@ package store
 import (
 	"io"
 
-	"github.com/linkrot/relink/provider/internal/ingest"
+	"github.com/linkrot/relink/provider/corpus"
 )
 
-// ManifestVersion is the manifest format version this package reads.
-const ManifestVersion = ingest.ManifestVersion
+// The manifest of a corpus is declared in package provider/corpus, which
+// provider/postgres shares without SQLite; the names below are the same
+// as corpus's, kept so that code written against this package compiles.
 
-// Root styles: how a file's path below a root's directory becomes its URL.
+// ManifestVersion is corpus.ManifestVersion, the manifest format version
+// this package reads.
+const ManifestVersion = corpus.ManifestVersion
+
+// Root styles, the same as corpus.StyleFile and corpus.StyleDir.
 const (
-	// StyleFile keeps the path, except that a file named index.html stands
-	// for its directory: a/index.html is served as a/.
-	StyleFile = ingest.StyleFile
-	// StyleDir serves every .html file as a directory, as Sphinx's
-	// "dirhtml" builder does: a/b.html is served as a/b/ and a/index.html as
-	// a/.
-	StyleDir = ingest.StyleDir
+	// StyleFile is corpus.StyleFile: a/index.html is served as a/.
+	StyleFile = corpus.StyleFile
+	// StyleDir is corpus.StyleDir: a/b.html is served as a/b/.
+	StyleDir = corpus.StyleDir
 )
 
-// ErrManifest is wrapped by every error about a manifest's content.
-var ErrManifest = ingest.ErrManifest
+// ErrManifest is corpus.ErrManifest, wrapped by every error about a
+// manifest's content.
+var ErrManifest = corpus.ErrManifest
 
-// Manifest describes a corpus: sites whose pages are HTML files on the local
-// disk, each with the URL it has on the real web. The format is version 1
-// of the benchmark's manifest (BENCHMARK.md, "Manifest format"): a Name, a
-// Version (ManifestVersion) and Sites. Its Validate method reports the
-// first problem that keeps it from being ingested.
-type Manifest = ingest.Manifest
+// Manifest is corpus.Manifest: a corpus of sites whose pages are HTML
+// files on the local disk, each with the URL it has on the real web.
+type Manifest = corpus.Manifest
 
-// Site is one web site of a manifest: its Name, the Package its files
-// come from, its Roots, the Aliases (URL prefixes that stand for the first
-// root's base), and the Include and Exclude expressions a file's path must
-// pass.
-type Site = ingest.Site
+// Site is corpus.Site, one web site of a manifest.
+type Site = corpus.Site
 
-// Root maps one local directory (Dir) to a URL prefix (Base, an absolute
-// http(s) URL ending with a slash), in a Style: StyleFile (empty) or
-// StyleDir.
-type Root = ingest.Root
+// Root is corpus.Root: one local directory mapped to a URL prefix.
+type Root = corpus.Root
 
-// ReadManifest reads and validates the manifest in the named file.
-func ReadManifest(path string) (*Manifest, error) { return ingest.ReadManifest(path) }
+// ReadManifest is corpus.ReadManifest: it reads and validates the manifest
+// in the named file.
+func ReadManifest(path string) (*Manifest, error) { return corpus.ReadManifest(path) }
 
-// ParseManifest decodes a JSON manifest from r and validates it. Unknown
-// fields are an error, so that a misspelt key does not silently change a
-// corpus.
-func ParseManifest(r io.Reader) (*Manifest, error) { return ingest.ParseManifest(r) }
+// ParseManifest is corpus.ParseManifest: it decodes a JSON manifest from r
+// and validates it.
+func ParseManifest(r io.Reader) (*Manifest, error) { return corpus.ParseManifest(r) }

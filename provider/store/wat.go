@@ -7,33 +7,30 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/linkrot/relink/provider/corpus"
 	"github.com/linkrot/relink/provider/internal/ingest"
 )
 
 // Reasons a page of a WAT file does not become a link source, besides
-// those of package commoncrawl (its Reason constants) and ReasonDuplicate
-// (an earlier record gave the same URI): keys of LinkStats.Skipped.
+// those of package commoncrawl and ReasonDuplicate: keys of
+// LinkStats.Skipped, the same as corpus's.
 const (
-	// ReasonPageInStore: the store holds the page itself, whose own links
-	// count instead.
-	ReasonPageInStore = ingest.ReasonPageInStore
-	// ReasonNoLinks: the page has no link to a URI other than itself.
-	ReasonNoLinks = ingest.ReasonNoLinks
+	// ReasonPageInStore is corpus.ReasonPageInStore: the store holds the
+	// page itself.
+	ReasonPageInStore = corpus.ReasonPageInStore
+	// ReasonNoLinks is corpus.ReasonNoLinks: the page has no link to a URI
+	// other than itself.
+	ReasonNoLinks = corpus.ReasonNoLinks
 )
 
-// DropSelfLink is the reason a link of a WAT page to the page itself is
-// not stored, a key of LinkStats.DroppedLinks beside commoncrawl's Drop
-// constants: it could never make the page a backlink.
-const DropSelfLink = ingest.DropSelfLink
+// DropSelfLink is corpus.DropSelfLink, the reason a link of a WAT page to
+// the page itself is not stored (a key of LinkStats.DroppedLinks).
+const DropSelfLink = corpus.DropSelfLink
 
-// LinkStats counts what one link ingest (IngestWAT) added to the store, or
-// with LinkTotals what the store holds: link Sources and Links (records)
-// added, WAT Records read, Resumed and Changed as for Stats, the records
-// Skipped by reason (commoncrawl's Reason constants, ReasonDuplicate,
-// ReasonPageInStore, ReasonNoLinks), the DroppedLinks by reason
-// (commoncrawl's Drop constants, DropSelfLink) and the wall time. Its
-// String method gives the summary line.
-type LinkStats = ingest.LinkStats
+// LinkStats is corpus.LinkStats: what one link ingest (IngestWAT) added
+// to the store, or with LinkTotals what the store holds. Its String method
+// gives the summary line.
+type LinkStats = corpus.LinkStats
 
 // IngestWAT adds the link records of Common Crawl WAT files (read with
 // package commoncrawl, gzip or plain) to the store: every HTML page of the

@@ -42,7 +42,7 @@ type availability struct {
 func (c *Client) Available(ctx context.Context, uri string, at time.Time) (*Snapshot, error) {
 	s, err := c.available(ctx, uri, at)
 	if err != nil {
-		return nil, &Error{Op: "available", URI: uri, Err: err}
+		return nil, opError("available", uri, err)
 	}
 	return s, nil
 }

@@ -93,7 +93,7 @@ func (c *Client) replayURL(ts, original string) string {
 func (c *Client) Captures(ctx context.Context, uri string, q *Query) ([]Capture, error) {
 	caps, err := c.captures(ctx, uri, q)
 	if err != nil {
-		return nil, &Error{Op: "captures", URI: uri, Err: err}
+		return nil, opError("captures", uri, err)
 	}
 	return caps, nil
 }

@@ -1,8 +1,6 @@
 package wayback
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -81,39 +79,34 @@ var (
 // and a snippet of the body. Match it with errors.As.
 type StatusError = apiclient.StatusError
 
-// Errors of this package, matchable with errors.Is.
+// Errors of the archive, the same values provider/memento and
+// provider/ccindex return, so that one errors.Is check covers every
+// archive.
 var (
 	// ErrNoCapture means the archive holds no capture of the URI that
 	// fits: none at all, no 2xx HTML capture (LastGood), or none the
-	// availability API reports.
-	ErrNoCapture = errors.New("wayback: no capture")
+	// availability API reports. It is memento.ErrNoMemento and
+	// ccindex.ErrNoCapture too.
+	ErrNoCapture = apiclient.ErrNoCapture
 	// ErrBadURI means the URI asked about is not an absolute http or https
 	// URI.
-	ErrBadURI = errors.New("wayback: not an absolute http or https URI")
+	ErrBadURI = apiclient.ErrBadURI
 )
 
-// Error records a failed operation on a URI. errors.Is and errors.As see
-// the cause through it.
-type Error struct {
-	// Op is the operation: "captures", "available", "last good capture",
-	// "fetch" or "redirects".
-	Op string
-	// URI is the URI asked about.
-	URI string
-	// Err is the cause: ErrNoCapture, ErrBadURI, an error wrapping
-	// ErrMalformed, or the error of a request (which wraps ErrRateLimited,
-	// ErrTimeout, a *StatusError, a network error or the context's error).
-	Err error
-}
+// Error is the error every method returns, the type provider/memento and
+// provider/ccindex return too (match it with errors.As): the Archive
+// ("wayback"), the Op ("captures", "available", "last good capture",
+// "fetch" or "redirects"), the URI asked about, and the cause Err, which
+// errors.Is and errors.As see through it: ErrNoCapture, ErrBadURI, an
+// error wrapping ErrMalformed, or the error of a request (which wraps
+// ErrRateLimited, ErrTimeout, a *StatusError, a network error or the
+// context's error). Its message is "wayback: OP URI: CAUSE".
+type Error = apiclient.ArchiveError
 
-// Error returns "wayback: OP URI: ERR".
-func (e *Error) Error() string {
-	msg, _ := strings.CutPrefix(e.Err.Error(), "wayback: ")
-	return fmt.Sprintf("wayback: %s %s: %s", e.Op, e.URI, msg)
+// opError returns the *Error of the operation op on uri.
+func opError(op, uri string, err error) error {
+	return &Error{Archive: "wayback", Op: op, URI: uri, Err: err}
 }
-
-// Unwrap returns e.Err.
-func (e *Error) Unwrap() error { return e.Err }
 
 // Client talks to the Wayback Machine: its CDX API (Captures, LastGood,
 // Redirects), its availability API (Available), and its replay of raw
@@ -208,17 +201,19 @@ func (c *Client) client() *apiclient.Client {
 				r = def
 			}
 			return &apiclient.Client{
-				Service:        "wayback",
-				HTTP:           hc,
-				UserAgent:      c.UserAgent,
-				Rate:           r,
-				Burst:          c.Burst,
-				Attempts:       c.Attempts,
-				Backoff:        c.Backoff,
-				Timeout:        c.Timeout,
+				Service: "wayback",
+				Transport: apiclient.Transport{
+					HTTP:      hc,
+					UserAgent: c.UserAgent,
+					Rate:      r,
+					Burst:     c.Burst,
+					Attempts:  c.Attempts,
+					Backoff:   c.Backoff,
+					Timeout:   c.Timeout,
+					MaxWait:   max(pause, apiclient.DefaultMaxWait),
+				},
 				MaxBody:        c.MaxBody,
 				MaxRedirects:   -1,
-				MaxWait:        max(pause, apiclient.DefaultMaxWait),
 				RateLimitPause: pause,
 				StopAfter:      2,
 			}
@@ -300,4 +295,4 @@ func (c *Client) maxRedirectCaptures() int {
 
 // checkURI returns uri without its fragment when it is an absolute http or
 // https URI, and an error wrapping ErrBadURI otherwise.
-func checkURI(uri string) (string, error) { return apiclient.WebURI(uri, ErrBadURI) }
+func checkURI(uri string) (string, error) { return apiclient.WebURI(uri) }

@@ -65,7 +65,7 @@ type Hop struct {
 func (c *Client) Redirects(ctx context.Context, uri string) ([]Redirect, error) {
 	rs, err := c.redirects(ctx, uri)
 	if err != nil {
-		return nil, &Error{Op: "redirects", URI: uri, Err: err}
+		return nil, opError("redirects", uri, err)
 	}
 	return rs, nil
 }

@@ -46,7 +46,7 @@ var lastGoodFilters = []string{`statuscode:2..`, `mimetype:(text/html|applicatio
 func (c *Client) LastGood(ctx context.Context, uri string) (*filter.Page, error) {
 	p, err := c.lastGood(ctx, uri)
 	if err != nil {
-		return nil, &Error{Op: "last good capture", URI: uri, Err: err}
+		return nil, opError("last good capture", uri, err)
 	}
 	return p, nil
 }

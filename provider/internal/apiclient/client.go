@@ -61,47 +61,11 @@ type Client struct {
 	// none.
 	Service string
 
-	// HTTP carries the requests; nil means a client of the Client's own
-	// that uses no proxy. Its CheckRedirect, when set, is asked after the
-	// Client's own redirect policy (MaxRedirects, CrossHostRedirects, no
-	// Referer), which it cannot loosen; its Timeout, when set, applies
-	// besides Timeout.
-	HTTP *http.Client
-	// UserAgent is sent with every request that does not set its own;
-	// empty means DefaultUserAgent.
-	UserAgent string
+	// Transport holds the fields that say how requests are sent (HTTP,
+	// UserAgent, Rate, Burst, Attempts, Backoff, MaxBackoff, MaxWait,
+	// Timeout, CrossHostRedirects), declared once for every API client.
+	Transport
 
-	// Rate is how many requests per second may start, Burst how many may
-	// start at once after a quiet spell. Every attempt counts. Zero or
-	// less means DefaultRate (1/s) and DefaultBurst (1); rate.Inf turns
-	// the limit off.
-	Rate  rate.Limit
-	Burst int
-
-	// Attempts is how many times a request is tried; zero or less means
-	// DefaultAttempts (5), and 1 turns retries off. Network errors,
-	// timeouts, cut bodies and the statuses 408, 429 and 5xx (but 501 and
-	// 505) are tried again; any other answer is final, and so are a
-	// redirect loop, a host name that does not exist and a TLS failure.
-	Attempts int
-	// Backoff is the wait before the second attempt, doubled before each
-	// later one up to MaxBackoff; each wait is drawn at random from its
-	// upper half. Zero or less means DefaultBackoff (1 s) and
-	// DefaultMaxBackoff (30 s).
-	Backoff    time.Duration
-	MaxBackoff time.Duration
-	// MaxWait is the longest Retry-After wait (seconds or an HTTP date) the
-	// Client honours; such a wait replaces the backoff. A longer one makes
-	// the answer final at once (its StatusError.RetryAfter says how long).
-	// Zero or less means DefaultMaxWait (1 min).
-	MaxWait time.Duration
-
-	// Timeout bounds one attempt, from connecting to the last byte of the
-	// body, so a server that never answers or trickles its body is cut
-	// off, and the attempt fails with ErrTimeout. Zero or less means
-	// DefaultTimeout (30 s). Waits for the rate limit and between attempts
-	// are not part of it: the caller's context bounds those.
-	Timeout time.Duration
 	// MaxBody caps the bytes of a body read; zero or less means
 	// DefaultMaxBody (10 MiB). A longer body is cut (Response.Truncated),
 	// which GetJSON reports as ErrTooLarge.
@@ -111,15 +75,6 @@ type Client struct {
 	// DefaultMaxRedirects (10); a negative value follows none, and the
 	// 3xx answer is the Response.
 	MaxRedirects int
-	// CrossHostRedirects lets a redirect lead to another host (or port)
-	// than the request's, or from https to http. Off, the default, such a
-	// redirect ends the attempt with an error wrapping ErrRedirectRefused,
-	// and nothing is sent there: an API's base URL names the one host the
-	// user trusts with the key. On, the redirect is followed, but without
-	// the headers and query parameters named in Secrets, Authorization and
-	// Cookie, so the key still stays home (and the other host will likely
-	// refuse the request). No request ever carries a Referer.
-	CrossHostRedirects bool
 
 	// Secrets names the request headers and query parameters that carry
 	// secrets ("X-Subscription-Token", "key"); names of query parameters

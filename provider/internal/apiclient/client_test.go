@@ -30,13 +30,15 @@ const testKey = "s3cr3t-k3y-0123456789"
 // attempts.
 func newClient() *apiclient.Client {
 	return &apiclient.Client{
-		Service:    "test",
-		Rate:       rate.Inf,
-		Attempts:   3,
-		Backoff:    time.Millisecond,
-		MaxBackoff: 2 * time.Millisecond,
-		Timeout:    5 * time.Second,
-		Secrets:    []string{"key", "X-Api-Key"},
+		Service: "test",
+		Transport: apiclient.Transport{
+			Rate:       rate.Inf,
+			Attempts:   3,
+			Backoff:    time.Millisecond,
+			MaxBackoff: 2 * time.Millisecond,
+			Timeout:    5 * time.Second,
+		},
+		Secrets: []string{"key", "X-Api-Key"},
 	}
 }
 

@@ -20,6 +20,11 @@
 // Client; its public names (Transport, the errors) are this package's
 // fields and values under the names users may import.
 //
+// The archive clients (provider/wayback, provider/memento,
+// provider/ccindex) share one error type, ArchiveError (each package's
+// Error), and the sentinels ErrNoCapture and ErrBadURI, so that a program
+// that asks several archives checks their answers once.
+//
 // # What a Client does
 //
 // Retries: up to five attempts (DefaultAttempts) after network errors,

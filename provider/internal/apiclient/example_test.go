@@ -24,7 +24,7 @@ func ExampleClient_GetJSON() {
 	}))
 	defer srv.Close()
 
-	c := &apiclient.Client{Service: "demo", Secrets: []string{"key"}, Rate: rate.Inf}
+	c := &apiclient.Client{Service: "demo", Transport: apiclient.Transport{Rate: rate.Inf}, Secrets: []string{"key"}}
 	for _, key := range []string{"k-123", "wrong-key"} {
 		req, err := http.NewRequest(http.MethodGet, srv.URL+"/count?q=relink&key="+key, nil)
 		if err != nil {
@@ -55,7 +55,7 @@ func ExampleClient_GetBytes() {
 	}))
 	defer srv.Close()
 
-	c := &apiclient.Client{Service: "archive", Rate: rate.Inf, MaxBody: 16, Backoff: time.Millisecond}
+	c := &apiclient.Client{Service: "archive", Transport: apiclient.Transport{Rate: rate.Inf, Backoff: time.Millisecond}, MaxBody: 16}
 	req, err := http.NewRequest(http.MethodGet, srv.URL+"/web/2008/http://example.com/", nil)
 	if err != nil {
 		fmt.Println(err)

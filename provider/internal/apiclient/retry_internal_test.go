@@ -10,7 +10,7 @@ import (
 )
 
 func TestDelay(t *testing.T) {
-	c := &Client{Backoff: time.Second, MaxBackoff: 5 * time.Second}
+	c := &Client{Transport: Transport{Backoff: time.Second, MaxBackoff: 5 * time.Second}}
 	tests := []struct {
 		name      string
 		n         int

@@ -8,16 +8,15 @@ import (
 )
 
 // WebURI returns uri without its fragment when it is an absolute http or
-// https URI, and an error wrapping bad otherwise: the check the archive
-// clients make of every URI they are asked about, each with its own
-// ErrBadURI.
-func WebURI(uri string, bad error) (string, error) {
+// https URI, and an error wrapping ErrBadURI otherwise: the check the
+// archive clients make of every URI they are asked about.
+func WebURI(uri string) (string, error) {
 	u, err := url.Parse(uri)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", bad, err)
+		return "", fmt.Errorf("%w: %w", ErrBadURI, err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", bad
+		return "", ErrBadURI
 	}
 	if i := strings.IndexByte(uri, '#'); i >= 0 {
 		uri = uri[:i]

@@ -17,6 +17,7 @@ import (
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // ManifestSource returns the source of an ingest of the pages of every
@@ -27,22 +28,22 @@ import (
 // valid, a root directory that does not exist, or a move that cannot be
 // canonicalized is an error. Files that are not pages (binary, empty,
 // unreadable, too large, not HTML) are skips, not errors.
-func ManifestSource(m *Manifest, opts Options) (Source, error) {
-	if err := opts.checkShare(); err != nil {
+func ManifestSource(m *corpus.Manifest, opts corpus.IngestOptions) (Source, error) {
+	if err := checkShare(&opts); err != nil {
 		return Source{}, err
 	}
 	mp, err := newMapper(m)
 	if err != nil {
 		return Source{}, err
 	}
-	files := slices.DeleteFunc(mp.files(), func(f file) bool { return !opts.mine("file:" + f.path) })
-	total := Progress{TotalFiles: len(files)}
+	files := slices.DeleteFunc(mp.files(), func(f file) bool { return !mine(&opts, "file:"+f.path) })
+	total := corpus.Progress{TotalFiles: len(files)}
 	for _, f := range files {
 		total.TotalBytes += f.size
 	}
 	maxSize := opts.MaxFileSize
 	if maxSize <= 0 {
-		maxSize = DefaultMaxFileSize
+		maxSize = corpus.DefaultMaxFileSize
 	}
 	rel, err := newRelocations(opts.Moves, opts.Migrations)
 	if err != nil {
@@ -72,17 +73,17 @@ func ManifestSource(m *Manifest, opts Options) (Source, error) {
 // standing for its directory): one site named after base's host and one
 // root of StyleFile. base must be an absolute http(s) URL; a missing final
 // slash is added.
-func DirManifest(dir, base string) (*Manifest, error) {
+func DirManifest(dir, base string) (*corpus.Manifest, error) {
 	if !strings.HasSuffix(base, "/") {
 		base += "/"
 	}
 	u, err := url.Parse(base)
 	if err != nil {
-		return nil, fmt.Errorf("%w: base: %v", ErrManifest, err)
+		return nil, fmt.Errorf("%w: base: %v", corpus.ErrManifest, err)
 	}
-	return &Manifest{Name: u.Host, Version: ManifestVersion, Sites: []Site{{
+	return &corpus.Manifest{Name: u.Host, Version: corpus.ManifestVersion, Sites: []corpus.Site{{
 		Name:  strings.ToLower(u.Host),
-		Roots: []Root{{Dir: dir, Base: base, Style: StyleFile}},
+		Roots: []corpus.Root{{Dir: dir, Base: base, Style: corpus.StyleFile}},
 	}}}, nil
 }
 
@@ -148,28 +149,28 @@ func walk(r *root, dir, rel string, seen map[string]bool, out []file) []file {
 // site, has its new URI and address, and its links as rel says.
 func (mp *mapper) fileItem(f file, maxSize int64, rel *relocations) Item {
 	if f.err != nil {
-		return skipped(ReasonUnreadable, f.err)
+		return skipped(corpus.ReasonUnreadable, f.err)
 	}
 	if f.size > maxSize {
-		return skipped(ReasonTooLarge, fmt.Errorf("%d bytes", f.size))
+		return skipped(corpus.ReasonTooLarge, fmt.Errorf("%d bytes", f.size))
 	}
 	data, err := readFile(f.path, maxSize)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			return skipped(ReasonTooLarge, err)
+			return skipped(corpus.ReasonTooLarge, err)
 		}
-		return skipped(ReasonUnreadable, err)
+		return skipped(corpus.ReasonUnreadable, err)
 	}
 	if reason := fileReason(data); reason != "" {
 		return skipped(reason, nil)
 	}
 	fc, err := newFileContext(f.root, f.rel)
 	if err != nil {
-		return skipped(ReasonBadURI, err)
+		return skipped(corpus.ReasonBadURI, err)
 	}
 	uri, err := canon.Canonicalize(fc.public.String())
 	if err != nil {
-		return skipped(ReasonBadURI, err)
+		return skipped(corpus.ReasonBadURI, err)
 	}
 	if rel.edit != nil {
 		data = rel.edit(uri, data)
@@ -185,7 +186,7 @@ func (mp *mapper) fileItem(f file, maxSize int64, rel *relocations) Item {
 	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
 		// UTF-16 cannot be rewritten byte-wise: store it as UTF-8.
 		if data, _, err = backlink.Decode(data, ""); err != nil {
-			return skipped(ReasonBadRecord, err)
+			return skipped(corpus.ReasonBadRecord, err)
 		}
 	}
 	follow := func(v string) string {
@@ -259,7 +260,7 @@ type migration struct {
 }
 
 // newRelocations canonicalizes moves and migrations.
-func newRelocations(moves map[string]string, migrations []Migration) (*relocations, error) {
+func newRelocations(moves map[string]string, migrations []corpus.Migration) (*relocations, error) {
 	rel := &relocations{moves: make(map[string]string, len(moves)), sites: map[string]migration{}}
 	canonical := func(what, uri string) (string, error) {
 		c, err := canon.Canonicalize(uri)
@@ -316,15 +317,15 @@ func (rel *relocations) follow(v string, site int) string {
 func fileReason(data []byte) string {
 	switch filter.SniffBody(data) {
 	case filter.TypeEmpty:
-		return ReasonEmpty
+		return corpus.ReasonEmpty
 	case filter.TypeHTML, filter.TypeText, filter.TypeXML:
 		// The name says HTML: text without the usual tags is a fragment,
 		// and XHTML may sniff as XML.
 		return ""
 	case filter.TypeCode, filter.TypeRSS, filter.TypeAtom, filter.TypeRDF:
-		return ReasonNotHTML
+		return corpus.ReasonNotHTML
 	}
-	return ReasonBinary
+	return corpus.ReasonBinary
 }
 
 // errTooLarge is returned by readFile for a file that grew past the limit.

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // mapper turns local files and the hrefs written in them into public URLs,
@@ -70,7 +72,7 @@ type prefix struct {
 
 // newMapper compiles m; it resolves each root's directory on the file
 // system, which must exist.
-func newMapper(m *Manifest) (*mapper, error) {
+func newMapper(m *corpus.Manifest) (*mapper, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -92,7 +94,7 @@ func newMapper(m *Manifest) (*mapper, error) {
 			base, _ := url.Parse(r.Base) // checked by Validate
 			rt := &root{order: len(mp.roots), site: s.Name, dir: abs, real: real, base: base, style: r.Style}
 			if rt.style == "" {
-				rt.style = StyleFile
+				rt.style = corpus.StyleFile
 			}
 			if s.Include != "" {
 				rt.include = regexp.MustCompile(s.Include) // checked by Validate
@@ -162,7 +164,7 @@ func styled(rel, style string) string {
 	if rel == "index.html" || strings.HasSuffix(rel, "/index.html") {
 		return strings.TrimSuffix(rel, "index.html")
 	}
-	if style == StyleDir && strings.HasSuffix(rel, ".html") {
+	if style == corpus.StyleDir && strings.HasSuffix(rel, ".html") {
 		return strings.TrimSuffix(rel, ".html") + "/"
 	}
 	return rel

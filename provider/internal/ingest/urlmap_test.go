@@ -3,6 +3,8 @@ package ingest
 import (
 	"strings"
 	"testing"
+
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // rootFor returns the compiled root of the fixture site whose directory
@@ -119,23 +121,23 @@ func TestNewMapperErrors(t *testing.T) {
 	root, good := FixtureWeb(t)
 	tests := []struct {
 		name   string
-		change func(m *Manifest)
+		change func(m *corpus.Manifest)
 	}{
-		{"wrong version", func(m *Manifest) { m.Version = 2 }},
-		{"no sites", func(m *Manifest) { m.Sites = nil }},
-		{"missing dir", func(m *Manifest) { m.Sites[0].Roots[0].Dir = root + "/absent" }},
-		{"dir is a file", func(m *Manifest) { m.Sites[0].Roots[0].Dir = root + "/filesite/index.html" }},
-		{"relative base", func(m *Manifest) { m.Sites[0].Roots[0].Base = "/docs/" }},
-		{"base without slash", func(m *Manifest) { m.Sites[0].Roots[0].Base = "https://files.example.org/docs" }},
-		{"unknown style", func(m *Manifest) { m.Sites[0].Roots[0].Style = "dirhtml" }},
-		{"bad alias", func(m *Manifest) { m.Sites[0].Aliases = []string{"ftp://x/"} }},
-		{"bad regexp", func(m *Manifest) { m.Sites[0].Exclude = "(" }},
+		{"wrong version", func(m *corpus.Manifest) { m.Version = 2 }},
+		{"no sites", func(m *corpus.Manifest) { m.Sites = nil }},
+		{"missing dir", func(m *corpus.Manifest) { m.Sites[0].Roots[0].Dir = root + "/absent" }},
+		{"dir is a file", func(m *corpus.Manifest) { m.Sites[0].Roots[0].Dir = root + "/filesite/index.html" }},
+		{"relative base", func(m *corpus.Manifest) { m.Sites[0].Roots[0].Base = "/docs/" }},
+		{"base without slash", func(m *corpus.Manifest) { m.Sites[0].Roots[0].Base = "https://files.example.org/docs" }},
+		{"unknown style", func(m *corpus.Manifest) { m.Sites[0].Roots[0].Style = "dirhtml" }},
+		{"bad alias", func(m *corpus.Manifest) { m.Sites[0].Aliases = []string{"ftp://x/"} }},
+		{"bad regexp", func(m *corpus.Manifest) { m.Sites[0].Exclude = "(" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := *good
-			m.Sites = append([]Site(nil), good.Sites...)
-			m.Sites[0].Roots = append([]Root(nil), good.Sites[0].Roots...)
+			m.Sites = append([]corpus.Site(nil), good.Sites...)
+			m.Sites[0].Roots = append([]corpus.Root(nil), good.Sites[0].Roots...)
 			tt.change(&m)
 			if _, err := newMapper(&m); err == nil {
 				t.Errorf("newMapper accepted a manifest with %s", tt.name)

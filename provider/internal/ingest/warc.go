@@ -14,6 +14,7 @@ import (
 
 	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
+	"github.com/linkrot/relink/provider/corpus"
 	"github.com/linkrot/relink/provider/warc"
 )
 
@@ -26,11 +27,11 @@ import (
 // passed over. The body is kept byte for byte as the server sent it, with
 // only its content coding undone. A path given twice is read once; a file
 // that cannot be found is an error.
-func WARCSource(paths []string, opts Options) (Source, error) {
-	if err := opts.checkShare(); err != nil {
+func WARCSource(paths []string, opts corpus.IngestOptions) (Source, error) {
+	if err := checkShare(&opts); err != nil {
 		return Source{}, err
 	}
-	var total Progress
+	var total corpus.Progress
 	abs := make([]string, len(paths))
 	for i, p := range paths {
 		a, err := filepath.Abs(p)
@@ -42,18 +43,18 @@ func WARCSource(paths []string, opts Options) (Source, error) {
 			return Source{}, fmt.Errorf("store: ingest WARC: %w", err)
 		}
 		abs[i] = a
-		if opts.mine("warc:" + a) {
+		if mine(&opts, "warc:"+a) {
 			total.TotalBytes += fi.Size()
 		}
 	}
 	maxSize := opts.MaxFileSize
 	if maxSize <= 0 {
-		maxSize = DefaultMaxFileSize
+		maxSize = corpus.DefaultMaxFileSize
 	}
 	produce := func(ctx context.Context, emit func(job) bool, ps *State) error {
 		seen := map[string]bool{}
 		for _, p := range abs {
-			if seen[p] || !opts.mine("warc:"+p) {
+			if seen[p] || !mine(&opts, "warc:"+p) {
 				continue
 			}
 			seen[p] = true
@@ -115,7 +116,7 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 		source := key + "#" + strconv.Itoa(i)
 		if err != nil {
 			if !lastBad {
-				it := skipped(ReasonBadRecord, err)
+				it := skipped(corpus.ReasonBadRecord, err)
 				if !emitRecord(source, func() Item { return it }) {
 					return ctx.Err()
 				}
@@ -136,7 +137,7 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 		if t != warc.TypeResponse && t != warc.TypeResource {
 			continue
 		}
-		if outcome, ok := ps.Prior[source]; ok && state != fileReplaced && outcome != ReasonBadRecord {
+		if outcome, ok := ps.Prior[source]; ok && state != fileReplaced && outcome != corpus.ReasonBadRecord {
 			ps.Resumed.Add(1)
 			continue
 		}
@@ -161,12 +162,12 @@ func produceWARC(ctx context.Context, path string, maxSize int64, emit func(job)
 func readRecord(rec *warc.Record, maxSize int64) (run func() Item, bad bool) {
 	fail := func(reason string, err error) (func() Item, bool) {
 		it := skipped(reason, err)
-		return func() Item { return it }, reason == ReasonBadRecord
+		return func() Item { return it }, reason == corpus.ReasonBadRecord
 	}
 	target := rec.Header.TargetURI()
 	uri, err := canon.Canonicalize(target)
 	if err != nil {
-		return fail(ReasonBadURI, err)
+		return fail(corpus.ReasonBadURI, err)
 	}
 	status, header := http.StatusOK, http.Header{}
 	var body []byte
@@ -177,15 +178,15 @@ func readRecord(rec *warc.Record, maxSize int64) (run func() Item, bad bool) {
 		var br io.Reader
 		status, header, br, err = warc.ReadResponse(rec)
 		if err != nil {
-			return fail(ReasonBadRecord, err)
+			return fail(corpus.ReasonBadRecord, err)
 		}
 		body, err = warc.DecodeBody(header, br, maxSize+1)
 	}
 	if err != nil {
-		return fail(ReasonBadRecord, err)
+		return fail(corpus.ReasonBadRecord, err)
 	}
 	if int64(len(body)) > maxSize {
-		return fail(ReasonTooLarge, fmt.Errorf("more than %d bytes", maxSize))
+		return fail(corpus.ReasonTooLarge, fmt.Errorf("more than %d bytes", maxSize))
 	}
 	return func() Item { return captureItem(target, uri, status, header, body) }, false
 }
@@ -194,7 +195,7 @@ func readRecord(rec *warc.Record, maxSize int64) (run func() Item, bad bool) {
 func captureItem(target, uri string, status int, header http.Header, body []byte) Item {
 	base, err := url.Parse(target)
 	if err != nil {
-		return skipped(ReasonBadURI, err)
+		return skipped(corpus.ReasonBadURI, err)
 	}
 	resolve := func(href string) (string, bool) {
 		ref, err := url.Parse(href)
@@ -210,12 +211,12 @@ func captureItem(target, uri string, status int, header http.Header, body []byte
 		if t, ok := resolve(loc); ok && loc != "" && t != uri {
 			return Item{Redirect: &Redirect{URI: uri, Target: t, Status: status}}
 		}
-		return skipped(ReasonStatus, fmt.Errorf("status %d without a usable Location", status))
+		return skipped(corpus.ReasonStatus, fmt.Errorf("status %d without a usable Location", status))
 	case status < 200 || status >= 300:
-		return skipped(ReasonStatus, fmt.Errorf("status %d", status))
+		return skipped(corpus.ReasonStatus, fmt.Errorf("status %d", status))
 	}
 	if t := filter.Sniff(header, body); t != filter.TypeHTML {
-		return skipped(ReasonNotHTML, errors.New(string(t)))
+		return skipped(corpus.ReasonNotHTML, errors.New(string(t)))
 	}
 	h := header.Clone()
 	for _, k := range []string{"Content-Encoding", "Content-Length", "Transfer-Encoding"} {

@@ -12,12 +12,13 @@ import (
 	"strings"
 
 	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // WATInputs returns the absolute paths of the named WAT files and their
 // total size; a file that cannot be found is an error.
-func WATInputs(paths []string) ([]string, Progress, error) {
-	var total Progress
+func WATInputs(paths []string) ([]string, corpus.Progress, error) {
+	var total corpus.Progress
 	abs := make([]string, len(paths))
 	for i, p := range paths {
 		var err error

@@ -3,88 +3,12 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/linkrot/relink/provider/commoncrawl"
+	"github.com/linkrot/relink/provider/corpus"
 )
-
-// Reasons a page of a WAT file does not become a link source, besides
-// those of package commoncrawl (its Reason constants) and ReasonDuplicate
-// (an earlier record gave the same URI): keys of LinkStats.Skipped.
-const (
-	// ReasonPageInStore: the store holds the page itself, whose own links
-	// count instead.
-	ReasonPageInStore = "page-in-store"
-	// ReasonNoLinks: the page has no link to a URI other than itself.
-	ReasonNoLinks = "no-links"
-)
-
-// DropSelfLink is the reason a link of a WAT page to the page itself is
-// not stored, a key of LinkStats.DroppedLinks beside commoncrawl's Drop
-// constants: it could never make the page a backlink.
-const DropSelfLink = "self-link"
-
-// LinkStats counts what one link ingest (IngestWAT) added to the store, or
-// with LinkTotals what the store holds.
-type LinkStats struct {
-	// Sources and Links are the link sources and link records added.
-	Sources, Links int
-	// Records is the number of WAT records read and handled; Resumed is
-	// the number an earlier ingest had finished, in a file or the part of
-	// a file that is unchanged since, passed over this time.
-	Records, Resumed int
-	// Changed is the number of WAT files that an earlier ingest had read,
-	// in part or whole, and whose content has changed since (a download
-	// that was cut short and completed, or another file under the same
-	// name), as Stats.Changed counts WARC files: they are read again, and
-	// only the records that the earlier ingest finished in the part that
-	// is the same are passed over (Resumed).
-	Changed int
-	// Skipped counts the records that gave no link source, by reason:
-	// commoncrawl's Reason constants, ReasonDuplicate, ReasonPageInStore
-	// and ReasonNoLinks. The malformed ones (commoncrawl.SkipError.Malformed)
-	// are also recorded in the store, where Totals counts them.
-	Skipped map[string]int
-	// DroppedLinks counts the links of the sources added that are not
-	// stored, by reason: commoncrawl's Drop constants and DropSelfLink.
-	DroppedLinks map[string]int
-	// Duration is the wall time of the ingest.
-	Duration time.Duration
-}
-
-// String returns the summary line of a link ingest, for example
-// "13402 link sources, 951233 link records from 40213 WAT records, skipped: 26810 not-response, 3 duplicate; links dropped: 201344 not-a-href in 41.2s".
-func (st LinkStats) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d link sources, %d link records", st.Sources, st.Links)
-	if st.Records > 0 {
-		fmt.Fprintf(&b, " from %d WAT records", st.Records)
-	}
-	list := func(title string, m map[string]int) {
-		if len(m) == 0 {
-			return
-		}
-		b.WriteString(title)
-		for i, r := range slices.Sorted(maps.Keys(m)) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%d %s", m[r], r)
-		}
-	}
-	list(", skipped: ", st.Skipped)
-	list("; links dropped: ", st.DroppedLinks)
-	if st.Resumed > 0 {
-		fmt.Fprintf(&b, ", %d already ingested", st.Resumed)
-	}
-	WriteChanged(&b, st.Changed)
-	fmt.Fprintf(&b, " in %.1fs", st.Duration.Seconds())
-	return b.String()
-}
 
 // Count adds n to m[key], making m when needed.
 func Count(m *map[string]int, key string, n int) {
@@ -99,7 +23,7 @@ func Count(m *map[string]int, key string, n int) {
 
 // merge adds the counts of o to st, but not its Records, Resumed and
 // Changed.
-func (st *LinkStats) merge(o LinkStats) {
+func merge(st *corpus.LinkStats, o corpus.LinkStats) {
 	st.Sources += o.Sources
 	st.Links += o.Links
 	for r, n := range o.Skipped {
@@ -110,15 +34,15 @@ func (st *LinkStats) merge(o LinkStats) {
 	}
 }
 
-// AddSource counts a link source added for p with links link records,
-// self links to p itself left out.
-func (st *LinkStats) AddSource(p *commoncrawl.Page, links, self int) {
+// AddSource counts in st a link source added for p with links link
+// records, self links to p itself left out.
+func AddSource(st *corpus.LinkStats, p *commoncrawl.Page, links, self int) {
 	st.Sources++
 	st.Links += links
 	for r, n := range p.Dropped {
 		Count(&st.DroppedLinks, r, n)
 	}
-	Count(&st.DroppedLinks, DropSelfLink, self)
+	Count(&st.DroppedLinks, corpus.DropSelfLink, self)
 }
 
 // SelfLinks returns how many of p's links go to p itself.
@@ -142,7 +66,7 @@ type LinkSink interface {
 	// and counts its outcome in st. When it.Retry is set an earlier ingest
 	// may have recorded the record as malformed: a malformed skip replaces
 	// that row, and a page or another skip removes it.
-	WriteRecord(ctx context.Context, it *WATItem, st *LinkStats) error
+	WriteRecord(ctx context.Context, it *WATItem, st *corpus.LinkStats) error
 	// Progress records the progress row of a WAT file ("wat:" and its
 	// path) in the open batch.
 	Progress(ctx context.Context, file, outcome string) error
@@ -162,12 +86,12 @@ type LinkSink interface {
 // rolls back the open batch and returns the counts of the committed ones
 // with ctx's cause; when the input is done it commits and calls
 // lw.Finish. Its errors are prefixed "store: ingest WAT".
-func RunWAT(ctx context.Context, abs []string, total Progress, opts Options, prior map[string]string, lw LinkSink) (LinkStats, error) {
+func RunWAT(ctx context.Context, abs []string, total corpus.Progress, opts corpus.IngestOptions, prior map[string]string, lw LinkSink) (corpus.LinkStats, error) {
 	start := time.Now()
-	var st LinkStats
+	var st corpus.LinkStats
 	batch := opts.BatchSize
 	if batch <= 0 {
-		batch = DefaultBatchSize
+		batch = corpus.DefaultBatchSize
 	}
 	ps := &State{Prior: prior}
 	parent := ctx
@@ -185,7 +109,7 @@ func RunWAT(ctx context.Context, abs []string, total Progress, opts Options, pri
 	}()
 
 	var (
-		batchSt  LinkStats // what the open transaction holds
+		batchSt  corpus.LinkStats // what the open transaction holds
 		inBatch  int
 		records  int // records handled
 		writeErr error
@@ -205,8 +129,8 @@ func RunWAT(ctx context.Context, abs []string, total Progress, opts Options, pri
 		if err := lw.Commit(ctx); err != nil {
 			return err
 		}
-		st.merge(batchSt)
-		batchSt, inBatch = LinkStats{}, 0
+		merge(&st, batchSt)
+		batchSt, inBatch = corpus.LinkStats{}, 0
 		return nil
 	}
 	for it := range items {

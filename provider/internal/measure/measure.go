@@ -11,7 +11,7 @@ import (
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/lexsig"
-	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // Sample returns up to n of all, chosen by a shuffle with a fixed seed:
@@ -27,7 +27,7 @@ func Sample[T any](all []T, n int) []T {
 type View interface {
 	backlink.Provider
 	lexsig.DF
-	Links(ctx context.Context, uri string) ([]store.Link, error)
+	Links(ctx context.Context, uri string) ([]corpus.Link, error)
 }
 
 // AnchorQuery returns the query of the paper's best method for target

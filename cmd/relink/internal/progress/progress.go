@@ -1,6 +1,8 @@
 // Package progress prints the progress of building a store for the tool:
 // a line rewritten in place on a terminal, a line every few seconds
-// otherwise (a log file or CI output). It uses the standard library alone.
+// otherwise (a log file or CI output). It reads an ingest's Progress
+// (provider/corpus) and needs no store: it is part of the tool, under
+// cmd/relink, as only the tool prints progress bars.
 package progress
 
 import (
@@ -9,7 +11,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // Every is how often a line is printed when the output is not a terminal;
@@ -22,7 +24,7 @@ type Bar struct {
 	prefix   string
 	terminal bool
 	last     time.Time
-	p        store.Progress
+	p        corpus.Progress
 }
 
 // IsTerminal reports whether w is a terminal (a character device).
@@ -41,8 +43,8 @@ func New(w io.Writer, prefix string) *Bar {
 	return &Bar{w: w, prefix: prefix, terminal: IsTerminal(w), last: time.Now()}
 }
 
-// Update is the ingest's Progress callback (store.IngestOptions.Progress).
-func (b *Bar) Update(st store.Progress) {
+// Update is the ingest's Progress callback (corpus.IngestOptions.Progress).
+func (b *Bar) Update(st corpus.Progress) {
 	b.p = st
 	every := Every
 	if b.terminal {

@@ -1,4 +1,4 @@
-package ingest
+package corpus
 
 import (
 	"encoding/json"
@@ -26,7 +26,7 @@ const (
 )
 
 // ErrManifest is wrapped by every error about a manifest's content.
-var ErrManifest = errors.New("store: invalid manifest")
+var ErrManifest = errors.New("corpus: invalid manifest")
 
 // Manifest describes a corpus: sites whose pages are HTML files on the local
 // disk, each with the URL it has on the real web. The format is version 1

@@ -1,4 +1,4 @@
-package store_test
+package corpus_test
 
 import (
 	"bytes"
@@ -6,11 +6,11 @@ import (
 	"os"
 	"testing"
 
-	"github.com/linkrot/relink/provider/store"
+	"github.com/linkrot/relink/provider/corpus"
 )
 
 // FuzzParseManifest: any bytes give a manifest that validates, or an error
-// wrapping store.ErrManifest; never a panic (issue 12: every parser of
+// wrapping corpus.ErrManifest; never a panic (issue 12: every parser of
 // untrusted input is fuzzed).
 func FuzzParseManifest(f *testing.F) {
 	for _, path := range []string{"../../lab/corpus/ci.json", "../../lab/corpus/dev.json"} {
@@ -24,9 +24,9 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(`{"version": 2}`))
 	f.Add([]byte(`not json`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := store.ParseManifest(bytes.NewReader(b))
+		m, err := corpus.ParseManifest(bytes.NewReader(b))
 		if err != nil {
-			if !errors.Is(err, store.ErrManifest) {
+			if !errors.Is(err, corpus.ErrManifest) {
 				t.Fatalf("ParseManifest: %v does not wrap ErrManifest", err)
 			}
 			return
