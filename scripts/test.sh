@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs relink's checks on every module of the repository (the library at the
-# root and the lab in lab/): formatting, the API record (scripts/api.sh),
-# go vet, staticcheck, every test with
+# root and the lab in lab/): formatting, the API record (api/ is what
+# scripts/api.sh makes of the code), go vet, staticcheck, every test with
 # the race detector, the equivalence test of the lab (the experiment measures
 # exactly what Finder runs) without it, and every fuzz target briefly on its
 # seed corpus and 300 new inputs.
