@@ -37,7 +37,8 @@ const (
 const (
 	storeFile = "site.db"
 	stateFile = "state.json"
-	// sitemapFile keeps the host's sitemap URLs, one a line (they hold
+	// sitemapFile keeps the host's sitemap URLs, one a line, each with
+	// its <lastmod> after a tab when it has one (RFC 3339; the URLs hold
 	// no white space: url.URL.String escapes it).
 	sitemapFile = "sitemap.txt"
 	warcGlob    = "crawl-*.warc.gz"
@@ -89,7 +90,7 @@ type hostIndex struct {
 	store *store.Store
 	state hostState
 	// sitemap are the host's sitemap URLs, once read (Report.Sitemap).
-	sitemap []string
+	sitemap []SitemapURL
 	// spent counts the requests of this Index's crawls of the host
 	// (Job.HostBudget).
 	spent int
@@ -261,23 +262,35 @@ func hostDir(host string) string {
 
 // readSitemap returns the sitemap URLs kept in dir, or nil when none were
 // kept.
-func readSitemap(dir string) []string {
+func readSitemap(dir string) []SitemapURL {
 	b, err := os.ReadFile(filepath.Join(dir, sitemapFile))
 	if err != nil {
 		return nil
 	}
-	urls := strings.Fields(string(b))
-	if urls == nil {
-		urls = []string{} // read, and none
+	urls := []SitemapURL{} // read, and maybe none
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		u := SitemapURL{URI: f[0]}
+		if len(f) > 1 {
+			u.Modified, _ = time.Parse(time.RFC3339Nano, f[1])
+		}
+		urls = append(urls, u)
 	}
 	return urls
 }
 
 // writeSitemap keeps the host's sitemap URLs in dir, one a line.
-func writeSitemap(dir string, urls []string) error {
+func writeSitemap(dir string, urls []SitemapURL) error {
 	return atomicfile.Write(filepath.Join(dir, sitemapFile), 0o644, func(w io.Writer) error {
 		for _, u := range urls {
-			if _, err := io.WriteString(w, u+"\n"); err != nil {
+			line := u.URI
+			if !u.Modified.IsZero() {
+				line += "\t" + u.Modified.UTC().Format(time.RFC3339Nano)
+			}
+			if _, err := io.WriteString(w, line+"\n"); err != nil {
 				return err
 			}
 		}

@@ -241,3 +241,28 @@ func TestIndexHostBudget(t *testing.T) {
 		t.Errorf("first crawl sent %d requests, over the host budget 8", n)
 	}
 }
+
+// TestSitemapFile keeps a host's sitemap URLs with their dates, and reads
+// a file of URLs alone, as an earlier version wrote it.
+func TestSitemapFile(t *testing.T) {
+	dir := t.TempDir()
+	urls := []SitemapURL{{URI: "https://example.org/a"}, {URI: "https://example.org/b%20c", Modified: time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)}}
+	if err := writeSitemap(dir, urls); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(urls, readSitemap(dir)); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sitemapFile), []byte("https://example.org/x\nhttps://example.org/y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]SitemapURL{{URI: "https://example.org/x"}, {URI: "https://example.org/y"}}, readSitemap(dir)); diff != "" {
+		t.Errorf("URLs alone (-want +got):\n%s", diff)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sitemapFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := readSitemap(dir); got == nil || len(got) != 0 {
+		t.Errorf("an empty file: %#v, want read and none", got)
+	}
+}
