@@ -273,8 +273,10 @@ var ErrBadJob = errors.New("site: bad crawl job")
 // (a <lastmod> after Clues.Since, when known, else in the newer half of
 // the sitemap's dates: a moved page is published anew), then by their
 // URL words, then those no page fetched links to, then the newest. When
-// Clues.Since is known and every recent URL was read, the crawl ends
-// (StopSitemapDone).
+// Clues.Since is known, the crawl ends once every recent URL was read
+// (StopSitemapDone), and a confident Visit ends it only once they are, if
+// the budget holds them: a page last changed before the missing one was
+// last seen is not its new address, whatever its title.
 //
 // It never leaves the host; it cuts crawl traps, counting each cut
 // (Report.Cut), and stops at the page budget, when Visit says stop, when
@@ -490,10 +492,18 @@ func (cr *crawl) visit(ctx context.Context, uri string, root bool) error {
 	if err != nil {
 		return err
 	}
-	if stop {
+	if stop && !cr.recentFirst() {
 		return errStop(StopConfident)
 	}
 	return nil
+}
+
+// recentFirst reports whether the crawl reads the recent sitemap URLs
+// left before it trusts a confident answer: when the date the missing
+// page was last seen is known (a page last changed before it is not the
+// page's new address, whatever its title) and they fit in the budget.
+func (cr *crawl) recentFirst() bool {
+	return cr.stopRecent && cr.recentLeft > 0 && cr.recentLeft <= cr.budget()-cr.spent()
 }
 
 // fetch fetches uri against the budget. A canonical URI has lost the

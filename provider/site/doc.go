@@ -47,7 +47,8 @@
 // Clues.Since (when the missing page was last seen alive; unknown, the
 // newer half of the sitemap's dates) first, then by their words, then
 // those no page fetched links to, then the newest; with Clues.Since
-// known, the crawl ends once they are read (StopSitemapDone). ParseSitemap
+// known, the crawl ends once they are read (StopSitemapDone), and reads
+// them, when the budget holds them, before a confident Visit ends it. ParseSitemap
 // keeps each URL's <lastmod> (Sitemap.Modified). It stays on the host, within a page
 // budget, and cuts crawl traps before any request, counting each cut
 // with its reason (Report.Cut): files that are not pages, paths deeper
