@@ -171,6 +171,9 @@ type Job struct {
 	// for its links without a request and not given to Visit (nil, false
 	// for a page it does not hold).
 	Known func(ctx context.Context, uri string) (*filter.Page, bool)
+	// Skip, when not nil, reports the URIs an earlier crawl fetched that
+	// gave no page (Report.NoPage): they are not asked for again.
+	Skip func(uri string) bool
 	// Visit is given each page fetched that is an HTML page with a 2xx
 	// status, on the crawled host, in crawl order, from one goroutine.
 	// Returning stop true ends the crawl (StopConfident); an error ends
@@ -208,8 +211,12 @@ type Report struct {
 	// for the robots.txt when the Fetcher is a SitemapLister.
 	Requests int
 	// Pages counts the pages given to Visit; Known the pages read from
-	// Job.Known.
-	Pages, Known int
+	// Job.Known; Skipped the URIs Job.Skip passed over.
+	Pages, Known, Skipped int
+	// NoPage are the URIs fetched that gave no page to index (a status
+	// other than 2xx, not HTML, a redirect off the host): Job.Skip for a
+	// later crawl. A failure (no answer, 5xx, 429) is not one.
+	NoPage []string
 	// Stopped says why the crawl ended (a Stop constant).
 	Stopped string
 	// Failure, for StopFailing, is the last failure.
@@ -448,6 +455,10 @@ func (cr *crawl) visit(ctx context.Context, uri string, root bool) error {
 			return nil
 		}
 	}
+	if cr.job.Skip != nil && cr.job.Skip(uri) {
+		cr.rep.Skipped++
+		return nil
+	}
 	if cr.spent() >= cr.budget() {
 		return errStop(StopBudget)
 	}
@@ -481,6 +492,7 @@ func (cr *crawl) visit(ctx context.Context, uri string, root bool) error {
 	}
 	cr.seen[page.URI] = true
 	if page.Status < 200 || page.Status > 299 || filter.Sniff(page.Header, page.Body) != filter.TypeHTML {
+		cr.rep.NoPage = append(cr.rep.NoPage, uri)
 		return nil
 	}
 	cr.links(page)

@@ -89,7 +89,8 @@
 //
 // It does not render scripts, submit forms, log in or keep cookies; it
 // does not crawl other hosts, not even a host's other names (www.), and
-// does not search: search and document frequencies are the store's. It
-// does not remember the URLs that answered 404 in an earlier crawl, so a
-// later crawl of the host may ask for them again.
+// does not search: search and document frequencies are the store's. An
+// Index remembers the URLs that gave no page (a 404, a file that is not
+// HTML) for the crawls it runs, not across runs: a later run may ask for
+// them again (through a caller's cache, as relink fix's, at no cost).
 package site

@@ -94,6 +94,9 @@ type hostIndex struct {
 	// spent counts the requests of this Index's crawls of the host
 	// (Job.HostBudget).
 	spent int
+	// noPage are the URIs this Index's crawls of the host fetched that
+	// gave no page (Report.NoPage), not asked for again (Job.Skip).
+	noPage map[string]bool
 	// caughtUp reports that the WARC files found in dir when it was
 	// opened have been ingested.
 	caughtUp bool
@@ -125,8 +128,9 @@ type Site struct {
 // and judges the best result. It must not keep the store.
 type Confident func(ctx context.Context, s *store.Store) bool
 
-// Build crawls the host of job.Missing into its store (job.Visit and
-// job.Known are the Index's own and are replaced), and returns the store
+// Build crawls the host of job.Missing into its store (job.Visit,
+// job.Known and job.Skip are the Index's own and are replaced; URIs an
+// earlier crawl of the Index found no page at are not asked for again), and returns the store
 // with the crawl's report. Pages the store holds are read from it, not
 // fetched; every IngestEvery pages fetched are ingested and confident,
 // when not nil, is asked whether to stop. A root that redirected to
@@ -178,6 +182,7 @@ func (x *Index) Build(ctx context.Context, job Job, confident Confident) (*Site,
 	cr := &hostCrawl{x: x, h: h, confident: confident}
 	job.Known = cr.known
 	job.Visit = cr.visit
+	job.Skip = func(uri string) bool { return h.noPage[uri] }
 	rep, err := x.Crawler.Crawl(ctx, job)
 	if cerr := cr.close(ctx); err == nil {
 		err = cerr
@@ -186,6 +191,12 @@ func (x *Index) Build(ctx context.Context, job Job, confident Confident) (*Site,
 		return nil, err
 	}
 	h.spent += rep.Requests
+	for _, uri := range rep.NoPage {
+		if h.noPage == nil {
+			h.noPage = map[string]bool{}
+		}
+		h.noPage[uri] = true
+	}
 	if rep.Sitemap != nil {
 		h.sitemap = rep.Sitemap
 		if err := writeSitemap(h.dir, rep.Sitemap); err != nil {
