@@ -121,10 +121,12 @@ search and document frequencies); -fetch web, -search ENGINE, -df and
 Without -store the backlinks are the report's sources (and -backlinks-from
 mediawiki) and pages come from the web. Without -store and -search (or
 with -search site), each dead link's own site is the index, with no key: its robots.txt sitemaps
-and a crawl of at most 100 requests for each of the host's dead links,
-2,000 a host (robots.txt, one request a second to a host or its
+and a crawl of at most 40 requests a host and 10 more for each of its
+dead links, 2,000 a host (robots.txt, one request a second to a host or its
 Crawl-delay, never another host), led by the dead link's
-anchor texts, URL words and archived title, fill a store per host under
+anchor texts, URL words and archived title, with every other request
+taken from the sitemap, its URLs dated after the archived copy (or its
+newest) first, fill a store per host under
 -cache (sites/, kept for -cache-age and shared by the host's dead links),
 which is searched and gives the document frequencies unless -df table; a
 root that redirects to another host has that host crawled. With -search

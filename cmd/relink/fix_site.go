@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/linkrot/relink"
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
+	"github.com/linkrot/relink/provider/memento"
 	siteidx "github.com/linkrot/relink/provider/site"
 	"github.com/linkrot/relink/provider/store"
 	"github.com/linkrot/relink/repair"
@@ -34,14 +37,18 @@ const siteSearch = "site"
 // errNoSitePages is the error of a dead link whose site gave no page.
 var errNoSitePages = errors.New("the site index holds no page")
 
-// The crawl budgets: each dead link brings perLinkBudget requests to its
-// host's budget for the run, at most maxHostBudget (at one request a
-// second, 33 minutes of one host). The first crawl of a host may spend
-// the whole when no answer is confident; the host's later dead links then
-// find its pages stored. A host of the dev corpus has 100 to 1,200 pages.
+// The crawl budgets: a host's budget for the run is hostBaseBudget
+// requests (robots.txt, the sitemaps, the home page and the pages nearest
+// the clues) and perLinkBudget more for each of its dead links, at most
+// maxHostBudget (at one request a second, 33 minutes of one host). The
+// first crawl of a host may spend the whole when no answer is confident;
+// the host's later dead links then find its pages stored. A host's crawl
+// counts in the calls of the dead link it ran for; shared over the host's
+// dead links it is at most hostBaseBudget/n + perLinkBudget a dead link.
 const (
-	perLinkBudget = siteidx.DefaultBudget
-	maxHostBudget = 2000
+	hostBaseBudget = 40
+	perLinkBudget  = 10
+	maxHostBudget  = 2000
 )
 
 // siteIndexes is fix's site index: one crawl per dead link, sharing each
@@ -95,7 +102,7 @@ func (si *siteIndexes) hostBudget(uri string) int {
 	if u, err := url.Parse(uri); err == nil {
 		n = max(n, si.links[strings.ToLower(u.Host)])
 	}
-	return min(maxHostBudget, perLinkBudget*n)
+	return min(maxHostBudget, hostBaseBudget+perLinkBudget*n)
 }
 
 // close closes the stores, and removes a temporary directory.
@@ -140,6 +147,7 @@ func (si *siteIndexes) prepare(ctx context.Context, f *relink.Finder, clues *rel
 	}
 	if archived != nil {
 		job.Clues.Title = backlink.Title(archived.Body)
+		job.Clues.Since = captureTime(archived)
 	}
 	job.Seeds = si.seeds(ctx, clues)
 	s, err := si.index.Build(ctx, job, confident(job.Clues))
@@ -162,6 +170,16 @@ func (si *siteIndexes) prepare(ctx context.Context, f *relink.Finder, clues *rel
 	return nil
 }
 
+// captureTime returns when an archived copy was captured (its
+// Memento-Datetime), the zero Time when it does not say.
+func captureTime(p *filter.Page) time.Time {
+	t, err := http.ParseTime(p.Header.Get(memento.MementoDatetimeHeader))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
 // siteDetail says what a crawl did, for a result's evidence.
 func siteDetail(rep *siteidx.Report) string {
 	var b strings.Builder
@@ -169,7 +187,7 @@ func siteDetail(rep *siteidx.Report) string {
 	if rep.MovedTo != "" {
 		fmt.Fprintf(&b, " (the old host's root redirects there)")
 	}
-	fmt.Fprintf(&b, ": %d pages fetched, %d already indexed, %d requests, %d sitemap URLs; stopped: %s", rep.Pages, rep.Known, rep.Requests, rep.SitemapURLs, rep.Stopped)
+	fmt.Fprintf(&b, ": %d pages fetched, %d already indexed, %d requests, %d sitemap URLs (%d recent); stopped: %s", rep.Pages, rep.Known, rep.Requests, rep.SitemapURLs, rep.Recent, rep.Stopped)
 	if rep.Failure != "" {
 		fmt.Fprintf(&b, " (%s)", rep.Failure)
 	}

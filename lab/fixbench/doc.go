@@ -18,15 +18,20 @@
 //     localweb (in process, rate limits relaxed), and runs relink fix with
 //     -fetch web, a live -search engine reached at its real host through
 //     -proxy with -ca, -df search (or the store's DF), -archive wayback and
-//     -state; with Config.KillAfter it kills the run (SIGKILL) once that many
+//     -state (with Config.Engine SiteEngine no engine and no key: each dead
+//     link's own site is the index, the hosts Config.Sitemaps chooses
+//     publishing a dated sitemap; Config.NoArchive leaves -archive out,
+//     Config.Rate sets -rate); with Config.KillAfter it kills the run (SIGKILL) once that many
 //     dead links are journaled and runs it again with the same -state,
 //     checking from localweb's log that no dead link the journal holds was
 //     asked for again;
 //  4. runs relink fix -store on the copy alone (the store as the web, no
 //     proxy), and scores both runs: the share of moved pages found at their
 //     new URI, the precision of the answers, the share of deleted pages
-//     answered gone, the median and 90th percentile of calls per dead link,
-//     and the wall time.
+//     answered gone, the median and 90th percentile of calls per dead link
+//     (also with each host's calls shared by its dead links), the requests
+//     each host received and the most within one second, and the wall
+//     time.
 //
 // It needs a relink binary (BuildRelink builds one from the repository)
 // and reads the stores without changing them.

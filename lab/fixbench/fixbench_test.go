@@ -68,6 +68,24 @@ func ciStores(t *testing.T, dir string) (before, after string) {
 	return before, build("after.db", draw.Moves(uris))
 }
 
+// ciConfig builds relink and the CI corpus's stores in a directory of
+// t's and returns the benchmark's configuration over them (ciTargets moved
+// and ciDeleted deleted pages, seed 1), or skips t as ciStores does and
+// in short mode.
+func ciConfig(t *testing.T) Config {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds relink and two stores of a corpus")
+	}
+	dir := t.TempDir()
+	before, after := ciStores(t, dir)
+	bin, err := BuildRelink(context.Background(), filepath.Join("..", ".."), dir)
+	require.NoError(t, err)
+	work := filepath.Join(dir, "work")
+	require.NoError(t, os.Mkdir(work, 0o755))
+	return Config{Relink: bin, Before: before, After: after, Dir: work, Targets: ciTargets, Deleted: ciDeleted, Seed: 1, Log: testLog{t}}
+}
+
 // TestCorpusFix runs relink fix end to end on the CI corpus served by
 // localweb: the live clients through the proxy, killed after a few dead
 // links and resumed, then -store alone. Moved pages are found at their new
@@ -76,17 +94,10 @@ func ciStores(t *testing.T, dir string) (before, after string) {
 // are the requests localweb answered. Then a docs tree linking to the
 // moved pages is rewritten from the live run's journal.
 func TestCorpusFix(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds relink and two stores of a corpus")
-	}
-	dir := t.TempDir()
-	before, after := ciStores(t, dir)
 	ctx := context.Background()
-	bin, err := BuildRelink(ctx, filepath.Join("..", ".."), dir)
-	require.NoError(t, err)
-	work := filepath.Join(dir, "work")
-	require.NoError(t, os.Mkdir(work, 0o755))
-	cfg := Config{Relink: bin, Before: before, After: after, Dir: work, Targets: ciTargets, Deleted: ciDeleted, Seed: 1, KillAfter: 5, Log: testLog{t}}
+	cfg := ciConfig(t)
+	bin, work := cfg.Relink, cfg.Dir
+	cfg.KillAfter = 5
 	out, err := Run(ctx, cfg)
 	require.NoError(t, err)
 	s := Summarize("ci", cfg, out, nil, nil)
@@ -126,6 +137,74 @@ func TestCorpusFix(t *testing.T) {
 	}
 
 	rewriteDocs(t, bin, work, out)
+}
+
+// TestCorpusFixSite runs relink fix as a new user would, with no store,
+// no key and no engine (issue 24): a lychee report of the CI corpus's
+// moved and deleted pages, two of its four hosts publishing a dated
+// sitemap and two not, every dead link's own site the index, -rate 20.
+// Moved pages on the hosts with a sitemap are found at their new
+// addresses (the moved mode's /relocated/ pages, which no page links to:
+// a crawl reaches them through the sitemap alone), no deleted page is
+// answered with a page, every answer is right, the calls per dead link
+// with each host's crawl shared stay within issue 24's median, and no
+// host receives more than the rate allows.
+func TestCorpusFixSite(t *testing.T) {
+	ctx := context.Background()
+	withMap := map[string]bool{"flask.palletsprojects.com": true, "jinja.palletsprojects.com": true}
+	const rate = 20
+	cfg := ciConfig(t)
+	cfg.Engine, cfg.NoArchive, cfg.Rate, cfg.Sitemaps = SiteEngine, true, rate, func(h string) bool { return withMap[h] }
+	out, err := Run(ctx, cfg)
+	require.NoError(t, err)
+	s := Summarize("ci", cfg, out, nil, nil)
+	var md strings.Builder
+	require.NoError(t, s.WriteMarkdown(&md))
+	t.Log(md.String())
+
+	if !slices.Contains(out.LiveArgs, "-search") || slices.Contains(out.LiveArgs, "-store") || slices.Contains(out.LiveArgs, "-key") || slices.Contains(out.LiveArgs, "-archive") {
+		t.Fatalf("live run %q: want no store, no key, no archive", out.LiveArgs)
+	}
+	w, wo := s.WithSitemap, s.WithoutSitemap
+	require.NotNil(t, w)
+	if w.Moved == 0 || wo.Moved == 0 || s.Live.Deleted == 0 {
+		t.Fatalf("%d moved pages on hosts with a sitemap, %d on hosts without, %d deleted: want some of each", w.Moved, wo.Moved, s.Live.Deleted)
+	}
+	if w.Found < GoalFound {
+		t.Errorf("hosts with a sitemap: found %.2f (%d of %d), want at least %.2f", w.Found, w.Correct, w.Moved, GoalFound)
+	}
+	if s.Live.Precision < GoalSitePrecision || s.Live.FalseSuggestions > 0 {
+		t.Errorf("precision %.2f, %.2f of the deleted pages answered with a page: want every answer right", s.Live.Precision, s.Live.FalseSuggestions)
+	}
+	if s.Live.Gone < GoalGone {
+		t.Errorf("deleted pages answered gone: %.2f, want at least %.2f", s.Live.Gone, GoalGone)
+	}
+	if v := s.Live.Verdicts; v["unknown"] > 0 || v["missing"] > 0 || v["alive"] > 0 {
+		t.Errorf("verdicts %v, want none unknown, alive or missing", v)
+	}
+	if s.Live.SharedMedianCalls > GoalSiteSharedCalls {
+		t.Errorf("calls per dead link, each host's shared: median %g, want at most %d", s.Live.SharedMedianCalls, GoalSiteSharedCalls)
+	}
+	if s.Live.Calls.Search != 0 || s.Live.Calls.Archive != 0 {
+		t.Errorf("live calls %+v: want no engine and no archive asked", s.Live.Calls)
+	}
+	// The requests each host received: within the rate, and counted by
+	// the results (each request is some dead link's call).
+	sum := 0
+	for h, l := range out.Hosts {
+		if l.MaxPerSecond > rate+1 {
+			t.Errorf("%s received %d requests within a second, over -rate %d", h, l.MaxPerSecond, rate)
+		}
+		sum += l.Requests
+	}
+	for h := range withMap {
+		if out.Hosts[h].Requests == 0 {
+			t.Errorf("%s received no request", h)
+		}
+	}
+	if sum != s.Live.Calls.Fetch {
+		t.Errorf("the hosts received %d requests, the results count %d fetches", sum, s.Live.Calls.Fetch)
+	}
 }
 
 // rewriteDocs makes a docs tree linking to the moved pages (absolute

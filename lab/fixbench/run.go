@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,6 +55,16 @@ type Config struct {
 	// dead link's own site is the index, and every host of the local web
 	// publishes its sitemap.
 	Engine string
+	// Sitemaps chooses the hosts that publish a sitemap (dated by the
+	// archive: localweb.SitemapAge) with Engine SiteEngine; nil means
+	// every host.
+	Sitemaps localweb.Sitemaps
+	// NoArchive runs the live run without -archive: relink fix with
+	// nothing but the report and the web.
+	NoArchive bool
+	// Rate is relink fix's -rate, the requests per second to each host;
+	// zero means no limit (inf).
+	Rate float64
 	// StoreDF gives the live run the current web's store for backlinks and
 	// document frequencies (-store) instead of -df search over the
 	// engine's hit counts and the report's sources alone.
@@ -121,6 +132,9 @@ type Outcome struct {
 	// Served counts the requests localweb answered during the live run,
 	// by service.
 	Served map[string]int
+	// Hosts are the requests each host of the web received during the
+	// live run.
+	Hosts map[string]HostLoad
 	// Resume is the kill and resume check; nil without Config.KillAfter.
 	Resume *Resume
 	// OrderMismatch and NoSources are as in the plan.
@@ -190,7 +204,10 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	reqs := &requestLog{}
 	lo := localweb.Options{Web: web, Archive: before, Relaxed: true, Served: reqs.add}
 	if cfg.engine() == SiteEngine {
-		lo.Sitemaps = localweb.AllSitemaps
+		lo.Sitemaps = cfg.Sitemaps
+		if lo.Sitemaps == nil {
+			lo.Sitemaps = localweb.AllSitemaps
+		}
 	}
 	srv, err := localweb.New(lo)
 	if err != nil {
@@ -244,11 +261,14 @@ func (b *bench) concurrency() int {
 // through the proxy at its real host.
 func (b *bench) liveArgs(proxy, ca string, p *plan) []string {
 	args := []string{"fix", "-in", b.report, "-out", filepath.Join(b.cfg.Dir, "live.jsonl"), "-state", filepath.Join(b.cfg.Dir, "live.state"),
-		"-fetch", "web", "-archive", "wayback", "-proxy", proxy, "-ca", ca, "-rate", "inf", "-archive-rate", "inf", "-concurrency", strconv.Itoa(b.concurrency()),
+		"-fetch", "web", "-proxy", proxy, "-ca", ca, "-rate", b.rate(), "-concurrency", strconv.Itoa(b.concurrency()),
 		"-results", strconv.Itoa(b.cfg.Results),
 		// The run's own cache: the killed run's answers serve its rerun,
 		// and nothing of another run (or the user's) is read.
 		"-cache", filepath.Join(b.cfg.Dir, "cache")}
+	if !b.cfg.NoArchive {
+		args = append(args, "-archive", "wayback", "-archive-rate", "inf")
+	}
 	engine := b.cfg.engine()
 	args = append(args, "-search", engine)
 	switch engine {
@@ -298,10 +318,19 @@ func (b *bench) runLive(ctx context.Context, args []string, out *Outcome) error 
 		return err
 	}
 	out.Served = b.log.counts("killed", "live")
+	out.Hosts = b.log.hosts("killed", "live")
 	if b.cfg.KillAfter > 0 {
 		out.Resume = b.resume(journal, out.Live)
 	}
 	return nil
+}
+
+// rate returns the live run's -rate.
+func (b *bench) rate() string {
+	if b.cfg.Rate <= 0 {
+		return "inf"
+	}
+	return strconv.FormatFloat(b.cfg.Rate, 'g', -1, 64)
 }
 
 // runUntil runs relink with args and kills it with SIGKILL once the
@@ -471,7 +500,10 @@ type requestLog struct {
 	reqs []served
 }
 
-type served struct{ phase, service, uri string }
+type served struct {
+	phase, service, uri string
+	at                  time.Time
+}
 
 // phase starts a phase.
 func (l *requestLog) phase(name string) {
@@ -483,7 +515,7 @@ func (l *requestLog) phase(name string) {
 // add is localweb's Options.Served.
 func (l *requestLog) add(service, uri string) {
 	l.mu.Lock()
-	l.reqs = append(l.reqs, served{l.now, service, uri})
+	l.reqs = append(l.reqs, served{l.now, service, uri, time.Now()})
 	l.mu.Unlock()
 }
 
@@ -509,6 +541,46 @@ func (l *requestLog) counts(phases ...string) map[string]int {
 		if slices.Contains(phases, r.phase) {
 			out[r.service]++
 		}
+	}
+	return out
+}
+
+// HostLoad is what one host of the web received.
+type HostLoad struct {
+	// Requests counts the requests, robots.txt and sitemaps included.
+	Requests int `json:"requests"`
+	// MaxPerSecond is the most requests that started within one second.
+	MaxPerSecond int `json:"max_per_second"`
+}
+
+// hosts returns the requests of the phases to each host of the web
+// (WebService).
+func (l *requestLog) hosts(phases ...string) map[string]HostLoad {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	times := map[string][]time.Time{}
+	for _, r := range l.reqs {
+		if r.service != localweb.WebService || !slices.Contains(phases, r.phase) {
+			continue
+		}
+		u, err := url.Parse(r.uri)
+		if err != nil {
+			continue
+		}
+		h := strings.ToLower(u.Host)
+		times[h] = append(times[h], r.at)
+	}
+	out := map[string]HostLoad{}
+	for h, ts := range times {
+		slices.SortFunc(ts, time.Time.Compare)
+		most, j := 0, 0
+		for i := range ts {
+			for ts[i].Sub(ts[j]) >= time.Second {
+				j++
+			}
+			most = max(most, i-j+1)
+		}
+		out[h] = HostLoad{Requests: len(ts), MaxPerSecond: most}
 	}
 	return out
 }

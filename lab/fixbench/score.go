@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"net/url"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/linkrot/relink/lab/internal/stats"
 	"github.com/linkrot/relink/repair"
@@ -20,6 +23,12 @@ const (
 	GoalGone        = 0.95 // of the deleted pages answered gone
 	GoalMedianCalls = 20   // remote calls per dead link, median
 	GoalAgreement   = 0.02 // from the experiment's figures
+)
+
+// The targets of issue 24 for relink fix with no engine (SiteEngine).
+const (
+	GoalSitePrecision   = 0.98 // of the answers for moved pages, right
+	GoalSiteSharedCalls = 15   // remote calls per dead link, median, a host's crawl shared by its dead links
 )
 
 // Figures score one run of relink fix.
@@ -43,10 +52,16 @@ type Figures struct {
 	Verdicts map[string]int `json:"verdicts"`
 	// MedianCalls and P90Calls are the calls per dead link (all four
 	// services), Calls their sums.
-	MedianCalls float64      `json:"median_calls"`
-	P90Calls    float64      `json:"p90_calls"`
-	Calls       repair.Calls `json:"calls"`
-	Seconds     float64      `json:"seconds"`
+	MedianCalls float64 `json:"median_calls"`
+	P90Calls    float64 `json:"p90_calls"`
+	// SharedMedianCalls and SharedP90Calls are the calls per dead link
+	// with each host's calls shared by its dead links: a dead link counts
+	// the mean of its host's dead links' calls, so that a crawl of the
+	// host, counted in the dead link it ran for, counts in all of them.
+	SharedMedianCalls float64      `json:"shared_median_calls"`
+	SharedP90Calls    float64      `json:"shared_p90_calls"`
+	Calls             repair.Calls `json:"calls"`
+	Seconds           float64      `json:"seconds"`
 }
 
 // Score scores results, in the order of targets.
@@ -57,6 +72,7 @@ func Score(targets []Target, results []repair.Result) Figures {
 		byDead[canonOr(r.Dead)] = r
 	}
 	var calls []float64
+	byHost := map[string][]float64{}
 	for _, t := range targets {
 		r, ok := byDead[canonOr(t.Dead)]
 		if !ok {
@@ -65,6 +81,7 @@ func Score(targets []Target, results []repair.Result) Figures {
 		}
 		f.Verdicts[string(r.Verdict)]++
 		calls = append(calls, float64(total(r.Calls)))
+		byHost[hostOf(t.Dead)] = append(byHost[hostOf(t.Dead)], float64(total(r.Calls)))
 		f.Calls.Fetch += r.Calls.Fetch
 		f.Calls.Search += r.Calls.Search
 		f.Calls.Archive += r.Calls.Archive
@@ -94,7 +111,27 @@ func Score(targets []Target, results []repair.Result) Figures {
 		f.FalseSuggestions /= float64(f.Deleted)
 	}
 	f.MedianCalls, f.P90Calls = quantile(calls, 0.5), quantile(calls, 0.9)
+	var shared []float64
+	for _, cs := range byHost {
+		sum := 0.0
+		for _, c := range cs {
+			sum += c
+		}
+		for range cs {
+			shared = append(shared, sum/float64(len(cs)))
+		}
+	}
+	f.SharedMedianCalls, f.SharedP90Calls = round(quantile(shared, 0.5)), round(quantile(shared, 0.9))
 	return f
+}
+
+// hostOf returns the lowercased host of uri, "" when it has none.
+func hostOf(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Host)
 }
 
 // ratio is a/b, or 0 when b is 0.
@@ -170,17 +207,29 @@ func ReadExperiment(path, method string) (*Experiment, error) {
 
 // Summary is the benchmark's summary.json.
 type Summary struct {
-	Corpus      string      `json:"corpus"`
-	Seed        uint64      `json:"seed"`
-	Engine      string      `json:"engine"`
-	DF          string      `json:"df"`
-	Concurrency int         `json:"concurrency"`
-	Results     int         `json:"results_per_query"`
-	Live        Figures     `json:"live"`
-	Store       Figures     `json:"store"`
-	Served      any         `json:"served_by_service"`
-	Resume      *Resume     `json:"resume,omitempty"`
-	Experiment  *Experiment `json:"experiment,omitempty"`
+	Corpus      string  `json:"corpus"`
+	Seed        uint64  `json:"seed"`
+	Engine      string  `json:"engine"`
+	Archive     string  `json:"archive"`
+	DF          string  `json:"df"`
+	Concurrency int     `json:"concurrency"`
+	Results     int     `json:"results_per_query"`
+	Live        Figures `json:"live"`
+	Store       Figures `json:"store"`
+	Served      any     `json:"served_by_service"`
+	// Hosts is what each host of the web received in the live run;
+	// MaxPerSecond the most requests any host received within a second,
+	// and Rate the live run's -rate (0: none).
+	Hosts        map[string]HostLoad `json:"hosts,omitempty"`
+	MaxPerSecond int                 `json:"max_per_second"`
+	Rate         float64             `json:"rate"`
+	// WithSitemap and WithoutSitemap are the live run's figures for the
+	// dead links on hosts that publish a sitemap and on those that do not,
+	// when only some do (Config.Sitemaps).
+	WithSitemap    *Figures    `json:"with_sitemap,omitempty"`
+	WithoutSitemap *Figures    `json:"without_sitemap,omitempty"`
+	Resume         *Resume     `json:"resume,omitempty"`
+	Experiment     *Experiment `json:"experiment,omitempty"`
 	// ArchiveExperiment is the experiment's figures for the method the
 	// live run uses with an archive (the default judged by the archived
 	// title, relink.ArchiveCheck), when the experiment ran it.
@@ -207,6 +256,27 @@ func Summarize(corpus string, cfg Config, o *Outcome, exp, archived *Experiment)
 		s.DF = "the site index's own (each host's crawled pages), every host publishing its sitemap, backlinks from the report"
 	}
 	s.Live.Seconds, s.Store.Seconds = round(o.LiveTime.Seconds()), round(o.StoreTime.Seconds())
+	s.Hosts, s.Rate, s.Archive = o.Hosts, cfg.Rate, "wayback"
+	if cfg.NoArchive {
+		s.Archive = "none"
+	}
+	for _, h := range o.Hosts {
+		s.MaxPerSecond = max(s.MaxPerSecond, h.MaxPerSecond)
+	}
+	if o.Engine == SiteEngine && cfg.Sitemaps != nil {
+		var with, without []Target
+		for _, t := range o.Targets {
+			u, err := url.Parse(t.Dead)
+			if err == nil && cfg.Sitemaps(strings.ToLower(u.Hostname())) {
+				with = append(with, t)
+			} else {
+				without = append(without, t)
+			}
+		}
+		w, wo := Score(with, o.Live), Score(without, o.Live)
+		s.WithSitemap, s.WithoutSitemap = &w, &wo
+		s.DF = "the site index's own (each host's crawled pages), some hosts publishing a sitemap, backlinks from the report"
+	}
 	g := map[string]bool{
 		"live_found":        s.Live.Found >= GoalFound,
 		"live_precision":    s.Live.Precision >= GoalPrecision,
@@ -215,6 +285,15 @@ func Summarize(corpus string, cfg Config, o *Outcome, exp, archived *Experiment)
 		"store_found":       s.Store.Found >= GoalFound,
 		"store_precision":   s.Store.Precision >= GoalPrecision,
 		"store_gone":        s.Store.Gone >= GoalGone,
+	}
+	if o.Engine == SiteEngine {
+		g["site_precision_0.98"] = s.Live.Precision >= GoalSitePrecision
+		g["site_shared_median_calls_15"] = s.Live.SharedMedianCalls <= GoalSiteSharedCalls
+		if cfg.Rate > 0 {
+			// A limiter of rate r and burst 1 lets floor(r)+1 requests
+			// start within one second.
+			g["site_host_rate_kept"] = float64(s.MaxPerSecond) <= math.Floor(cfg.Rate)+1
+		}
 	}
 	if o.Resume != nil {
 		g["resume_repeats_nothing"] = o.Resume.RepeatedDead == 0 && o.Resume.ChangedJournaled == 0 && o.Resume.SecondCalls == o.Resume.SecondRequests
@@ -240,9 +319,9 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	pct := func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 	fmt.Fprintf(w, "# relink fix on a local internet: %s, seed %d\n\n", s.Corpus, s.Seed)
 	fmt.Fprintf(w, "%d dead links from a lychee report: %d moved pages (the experiment's targets, moved mode) and %d deleted pages. "+
-		"Live run: relink fix -fetch web -search %s -archive wayback through lab/localweb's proxy (-proxy, -ca), DF: %s, -concurrency %d. "+
+		"Live run: relink fix -fetch web -search %s -archive %s through lab/localweb's proxy (-proxy, -ca), DF: %s, -concurrency %d. "+
 		"Store run: relink fix -store (the current web's store alone, no proxy).\n\n",
-		s.Live.DeadLinks, s.Live.Moved, s.Live.Deleted, s.Engine, s.DF, s.Concurrency)
+		s.Live.DeadLinks, s.Live.Moved, s.Live.Deleted, s.Engine, s.Archive, s.DF, s.Concurrency)
 	fmt.Fprintln(w, "| run | moved found | precision | deleted: gone | false suggestions | median calls | p90 calls | time |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, r := range []struct {
@@ -252,6 +331,16 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(w, "| %s | %s (%d of %d) | %.3f (%d answered) | %s | %s | %g | %g | %.0f s |\n", r.name,
 			pct(r.f.Found), r.f.Correct, r.f.Moved, r.f.Precision, r.f.Answered, pct(r.f.Gone), pct(r.f.FalseSuggestions),
 			r.f.MedianCalls, r.f.P90Calls, r.f.Seconds)
+	}
+	for _, r := range []struct {
+		name string
+		f    *Figures
+	}{{"live, hosts with a sitemap", s.WithSitemap}, {"live, hosts without", s.WithoutSitemap}} {
+		if r.f != nil {
+			fmt.Fprintf(w, "| %s | %s (%d of %d) | %.3f (%d answered) | %s | %s | %g | %g | |\n", r.name,
+				pct(r.f.Found), r.f.Correct, r.f.Moved, r.f.Precision, r.f.Answered, pct(r.f.Gone), pct(r.f.FalseSuggestions),
+				r.f.MedianCalls, r.f.P90Calls)
+		}
 	}
 	for _, e := range []*Experiment{s.Experiment, s.ArchiveExperiment} {
 		if e != nil {
@@ -282,5 +371,19 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, "\nCalls per service (live): fetch %d, search %d, archive %d, backlinks %d.\n",
 		s.Live.Calls.Fetch, s.Live.Calls.Search, s.Live.Calls.Archive, s.Live.Calls.Backlinks)
-	return err
+	if err != nil || s.Engine != SiteEngine {
+		return err
+	}
+	fmt.Fprintf(w, "\nCalls per dead link with each host's calls shared by its dead links (the crawl counts in all of them): median %g, p90 %g (live).\n",
+		s.Live.SharedMedianCalls, s.Live.SharedP90Calls)
+	rate := "no limit"
+	if s.Rate > 0 {
+		rate = fmt.Sprintf("%g a second", s.Rate)
+	}
+	fmt.Fprintf(w, "\nRequests each host received (live run, -rate: %s; the most within one second: %d):\n\n| host | requests | most in a second |\n|---|---|---|\n", rate, s.MaxPerSecond)
+	hosts := slices.Sorted(maps.Keys(s.Hosts))
+	for _, h := range hosts {
+		fmt.Fprintf(w, "| %s | %d | %d |\n", h, s.Hosts[h].Requests, s.Hosts[h].MaxPerSecond)
+	}
+	return nil
 }

@@ -30,9 +30,13 @@
 // /sitemap.xml, which lists the host's current pages (those the view does
 // not count as missing) on the scheme asked, as a <urlset> up to
 // SitemapPart URLs (50,000, the sitemaps.org limit) and past it as a
-// sitemap index of gzipped parts, /sitemap-1.xml.gz and on. Other hosts
-// answer 404 there, as many real sites do; lab/cmd/localweb's -sitemaps
-// flag (all, none or HOST,...) chooses them.
+// sitemap index of gzipped parts, /sitemap-1.xml.gz and on. With an
+// archive, each page is dated (<lastmod>) as a site that dates its pages
+// truthfully would: SitemapAge before the archive's captures for a page
+// the archive holds, SitemapAge after them for one it does not (published
+// since, as the moved mode's new addresses are). Other hosts answer 404
+// there, as many real sites do; lab/cmd/localweb's -sitemaps flag (all,
+// none or HOST,...) chooses them.
 //
 // # The services
 //

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // DefaultSitemapPart is how many URLs one sitemap file of a host lists,
@@ -49,14 +50,24 @@ func ParseSitemaps(spec string) (Sitemaps, error) {
 type sitemapSet struct {
 	once  sync.Once
 	err   error
-	hosts map[string][]string // host to its pages' URIs, in URI order
+	hosts map[string][]sitemapEntry // host to its pages, in URI order
 }
+
+// sitemapEntry is one page of a sitemap, with its <lastmod> ("" for none).
+type sitemapEntry struct{ uri, lastmod string }
+
+// SitemapAge is how long before the archive's captures a page the archive
+// holds was last changed, and how long after them a page it does not hold
+// was published, in the <lastmod> of a sitemap (Options.Sitemaps): a site
+// whose sitemap dates its pages truthfully, the pages published since the
+// capture (the moved mode's new addresses) dated after it.
+const SitemapAge = 30 * 24 * time.Hour
 
 // load reads the pages of the chosen hosts, leaving out those missing in
 // the served view.
 func (s *Server) loadSitemaps(ctx context.Context) error {
 	s.sitemaps.once.Do(func() {
-		s.sitemaps.hosts = map[string][]string{}
+		s.sitemaps.hosts = map[string][]sitemapEntry{}
 		for p, err := range s.web.Pages(ctx) {
 			if err != nil {
 				s.sitemaps.err = err
@@ -68,11 +79,24 @@ func (s *Server) loadSitemaps(ctx context.Context) error {
 			}
 			host := strings.ToLower(u.Hostname())
 			if s.opts.Sitemaps(host) {
-				s.sitemaps.hosts[host] = append(s.sitemaps.hosts[host], p.URI)
+				s.sitemaps.hosts[host] = append(s.sitemaps.hosts[host], sitemapEntry{p.URI, s.lastmod(p.URI)})
 			}
 		}
 	})
 	return s.sitemaps.err
+}
+
+// lastmod returns the <lastmod> of the current page uri: with an archive,
+// SitemapAge before its captures when it holds uri, SitemapAge after them
+// when it does not (a page published since); "" without an archive.
+func (s *Server) lastmod(uri string) string {
+	if s.arch == nil {
+		return ""
+	}
+	if _, ok := s.arch.ordinal[uri]; ok && !s.arch.st.IsMissing(uri) {
+		return s.arch.at.Add(-SitemapAge).Format(time.DateOnly)
+	}
+	return s.arch.at.Add(SitemapAge).Format(time.DateOnly)
 }
 
 // serveSitemap answers /robots.txt, /sitemap.xml and /sitemap-N.xml.gz for
@@ -130,13 +154,13 @@ func (s *Server) serveSitemap(w http.ResponseWriter, r *http.Request, scheme, ho
 	return true
 }
 
-// onSite returns the URIs of uris on the site base (scheme, host and
+// onSite returns the pages of pages on the site base (scheme, host and
 // port): a sitemap lists its own site's URLs alone.
-func onSite(uris []string, base string) []string {
-	var out []string
-	for _, u := range uris {
-		if u == base || strings.HasPrefix(u, base+"/") || strings.HasPrefix(u, base+"?") {
-			out = append(out, u)
+func onSite(pages []sitemapEntry, base string) []sitemapEntry {
+	var out []sitemapEntry
+	for _, p := range pages {
+		if u := p.uri; u == base || strings.HasPrefix(u, base+"/") || strings.HasPrefix(u, base+"?") {
+			out = append(out, p)
 		}
 	}
 	return out
@@ -144,12 +168,16 @@ func onSite(uris []string, base string) []string {
 
 const xmlHead = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 
-// urlset returns the <urlset> of uris.
-func urlset(uris []string) []byte {
+// urlset returns the <urlset> of pages.
+func urlset(pages []sitemapEntry) []byte {
 	var b bytes.Buffer
 	b.WriteString(xmlHead + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	for _, u := range uris {
-		b.WriteString("  <url><loc>" + htmlEscape(u) + "</loc></url>\n")
+	for _, p := range pages {
+		b.WriteString("  <url><loc>" + htmlEscape(p.uri) + "</loc>")
+		if p.lastmod != "" {
+			b.WriteString("<lastmod>" + p.lastmod + "</lastmod>")
+		}
+		b.WriteString("</url>\n")
 	}
 	b.WriteString("</urlset>\n")
 	return b.Bytes()

@@ -108,3 +108,30 @@ func TestSitemapsOne(t *testing.T) {
 		t.Errorf("ParseSitemaps(list) = %v", err)
 	}
 }
+
+// TestSitemapsLastmod checks the sitemap's dates with an archive: a page
+// the archive holds was last changed before its captures, a page it does
+// not hold (published since) after them.
+func TestSitemapsLastmod(t *testing.T) {
+	archive := newStore(t, false).WithMissing(pyBase + "library/os.html")
+	srv := start(t, localweb.Options{Archive: archive, Relaxed: true, Sitemaps: localweb.AllSitemaps})
+	c := webClient(t, srv)
+	p, err := c.Fetch(context.Background(), "https://docs.python.org/sitemap.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm, err := site.ParseSitemap(bytes.NewReader(p.Body), p.URI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sm.Modified) != len(sm.URLs) || !slices.Contains(sm.URLs, "https://docs.python.org/3.11/library/os.html") {
+		t.Fatalf("sitemap = %+v, want dated URLs, os.html's too", sm)
+	}
+	at := localweb.DefaultArchiveTime
+	for i, u := range sm.URLs {
+		after := sm.Modified[i].After(at)
+		if want := u == "https://docs.python.org/3.11/library/os.html"; after != want {
+			t.Errorf("%s: lastmod %v, after the captures (%v): %v, want %v", u, sm.Modified[i], at, after, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/linkrot/relink/lexsig"
 )
@@ -19,6 +20,12 @@ type Clues struct {
 	URI string
 	// Title is its title, from an archived copy.
 	Title string
+	// Since, when not zero, is when the missing page was last seen alive
+	// at its address (an archived copy's date): a sitemap URL whose
+	// <lastmod> is later was published or changed after that, as a page
+	// moved to a new address is. Zero means unknown: the sitemap's newer
+	// half of its dated URLs are taken as the recent ones.
+	Since time.Time
 }
 
 // uriNoise are the words of paths that name a file's kind or a

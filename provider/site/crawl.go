@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/linkrot/relink/backlink"
 	"github.com/linkrot/relink/filter"
@@ -58,6 +60,12 @@ const (
 	StopFailing = "failing-host"
 	// StopCancelled: the context was done.
 	StopCancelled = "cancelled"
+	// StopSitemapDone: every sitemap URL modified since the missing page
+	// was last seen alive (Clues.Since) was read, and none was
+	// confident. A page moved to a new address after that date is one of
+	// them on a site whose sitemap dates its pages; the rest of the site
+	// is older than the link's death.
+	StopSitemapDone = "sitemap-read"
 )
 
 // SitemapLister is the optional ability of a Fetcher to tell the Sitemap
@@ -158,11 +166,14 @@ type Job struct {
 	// Sitemap, when not nil, are the host's sitemap URLs an earlier crawl
 	// read (Report.Sitemap): they are queued and the sitemaps are not
 	// fetched again.
-	Sitemap []string
+	Sitemap []SitemapURL
 	// Known, when not nil, returns a page already indexed, which is read
 	// for its links without a request and not given to Visit (nil, false
 	// for a page it does not hold).
 	Known func(ctx context.Context, uri string) (*filter.Page, bool)
+	// Skip, when not nil, reports the URIs an earlier crawl fetched that
+	// gave no page (Report.NoPage): they are not asked for again.
+	Skip func(uri string) bool
 	// Visit is given each page fetched that is an HTML page with a 2xx
 	// status, on the crawled host, in crawl order, from one goroutine.
 	// Returning stop true ends the crawl (StopConfident); an error ends
@@ -191,13 +202,21 @@ type Report struct {
 	// Crawler.MaxSitemapURLs: Job.Sitemap for a later crawl. Nil when the
 	// sitemaps were not read (Job.Sitemap was given, or the crawl ended
 	// before).
-	Sitemap []string
+	Sitemap []SitemapURL
+	// Recent counts the sitemap URLs taken as recent (modified after
+	// Clues.Since, or in the newer half of the dated ones), which a crawl
+	// reads early.
+	Recent int
 	// Requests counts the fetcher's calls: pages, sitemap files, and one
 	// for the robots.txt when the Fetcher is a SitemapLister.
 	Requests int
 	// Pages counts the pages given to Visit; Known the pages read from
-	// Job.Known.
-	Pages, Known int
+	// Job.Known; Skipped the URIs Job.Skip passed over.
+	Pages, Known, Skipped int
+	// NoPage are the URIs fetched that gave no page to index (a status
+	// other than 2xx, not HTML, a redirect off the host): Job.Skip for a
+	// later crawl. A failure (no answer, 5xx, 429) is not one.
+	NoPage []string
 	// Stopped says why the crawl ended (a Stop constant).
 	Stopped string
 	// Failure, for StopFailing, is the last failure.
@@ -208,6 +227,13 @@ type Report struct {
 	// Cuts are the first cut links of each reason, at most
 	// maxCutExamples of each, so a report shows what was cut.
 	Cuts []Cut
+}
+
+// SitemapURL is a page URL a sitemap lists, with its <lastmod> (the zero
+// Time when it has none).
+type SitemapURL struct {
+	URI      string
+	Modified time.Time
 }
 
 // SitemapFile is one sitemap file read by a crawl.
@@ -246,12 +272,24 @@ var ErrBadJob = errors.New("site: bad crawl job")
 // that host is then crawled), then the links of the home page, of
 // job.Seeds, of the host's sitemaps and of every page fetched, the one
 // whose anchor and URL words weigh most against job.Clues first (ties:
-// fewer path segments, then the order found). It never leaves the host;
-// it cuts crawl traps, counting each cut (Report.Cut), and stops at the
-// page budget, when Visit says stop, when no link is left, when
-// MaxFailures fetches in a row fail, or when ctx is done (StopCancelled,
-// with no error: the report says how far it got). The error is Visit's,
-// or ErrBadJob.
+// fewer path segments, then the order found).
+//
+// The sitemap's URLs are also read early, every other fetch, from a
+// queue of their own, since a page moved to an address that no page
+// links to is reached through the sitemap alone: the recent ones first
+// (a <lastmod> after Clues.Since, when known, else in the newer half of
+// the sitemap's dates: a moved page is published anew), then by their
+// URL words, then those no page fetched links to, then the newest. When
+// Clues.Since is known, the crawl ends once every recent URL was read
+// (StopSitemapDone), and a confident Visit ends it only once they are, if
+// the budget holds them: a page last changed before the missing one was
+// last seen is not its new address, whatever its title.
+//
+// It never leaves the host; it cuts crawl traps, counting each cut
+// (Report.Cut), and stops at the page budget, when Visit says stop, when
+// no link is left, when MaxFailures fetches in a row fail, or when ctx is
+// done (StopCancelled, with no error: the report says how far it got).
+// The error is Visit's, or ErrBadJob.
 func (c *Crawler) Crawl(ctx context.Context, job Job) (*Report, error) {
 	if c.Fetcher == nil {
 		return nil, fmt.Errorf("%w: no Fetcher", ErrBadJob)
@@ -265,6 +303,7 @@ func (c *Crawler) Crawl(ctx context.Context, job Job) (*Report, error) {
 		clues.URI = job.Missing
 	}
 	cr := &crawl{c: c, job: job, rep: &Report{}, scorer: newScorer(clues), seen: map[string]bool{}, queued: map[string]*item{}}
+	cr.maps.order = bySitemap
 	cr.oldHost = strings.ToLower(missing.Host)
 	cr.scheme = strings.ToLower(missing.Scheme)
 	cr.rep.Host = cr.oldHost
@@ -285,11 +324,23 @@ type crawl struct {
 	oldHost string
 	scheme  string
 	front   frontier
-	seen    map[string]bool  // URLs queued, cut or fetched
-	queued  map[string]*item // URLs in the frontier
-	seq     int
-	fetched int // pages fetched against the budget
-	failed  int // fetches failed in a row
+	// maps is the sitemap's URLs not yet read, the best first
+	// (mapsBefore); items are in both queues, and one read from either is
+	// marked done and passed over in the other.
+	maps frontier
+	// since is the date after which a sitemap URL is recent (Clues.Since,
+	// or the median of the sitemap's dates); stopRecent ends the crawl
+	// once the recent ones are read (Clues.Since was known), recentLeft
+	// counting those not yet read.
+	since      time.Time
+	stopRecent bool
+	recentLeft int
+	turn       int
+	seen       map[string]bool  // URLs queued, cut or fetched
+	queued     map[string]*item // URLs in the frontier
+	seq        int
+	fetched    int // pages fetched against the budget
+	failed     int // fetches failed in a row
 }
 
 // errStop ends a crawl from inside.
@@ -304,14 +355,13 @@ func (cr *crawl) run(ctx context.Context) error {
 	switch {
 	case err != nil:
 	case cr.job.Sitemap != nil:
-		for _, loc := range cr.job.Sitemap {
-			cr.queue(cr.onNewHost(loc), "")
-		}
+		cr.queueSitemap(cr.job.Sitemap)
 	default:
 		err = cr.sitemaps(ctx)
 		if cr.rep.Sitemap == nil {
-			cr.rep.Sitemap = []string{}
+			cr.rep.Sitemap = []SitemapURL{}
 		}
+		cr.queueSitemap(cr.rep.Sitemap)
 	}
 	if err == nil {
 		for _, l := range cr.job.Seeds {
@@ -347,17 +397,48 @@ func (cr *crawl) onNewHost(uri string) string {
 	return u.String()
 }
 
-// loop follows the best link until a stop.
+// loop follows the best link until a stop: every other link the best of
+// the sitemap's, the others the best of all.
 func (cr *crawl) loop(ctx context.Context) error {
-	for cr.front.Len() > 0 {
+	for {
+		if cr.stopRecent && cr.recentLeft == 0 {
+			return errStop(StopSitemapDone)
+		}
+		it := cr.next()
+		if it == nil {
+			return nil
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		it := heap.Pop(&cr.front).(*item)
 		delete(cr.queued, it.uri)
 		delete(cr.queued, it.link)
 		if err := cr.visit(ctx, it.uri, false); err != nil {
 			return err
+		}
+	}
+}
+
+// next takes the next link to follow from the frontier, or nil when none
+// is left; it alternates between the sitemap's queue and the whole
+// frontier.
+func (cr *crawl) next() *item {
+	cr.turn++
+	queues := []*frontier{&cr.front, &cr.maps}
+	if cr.turn%2 == 1 {
+		queues[0], queues[1] = queues[1], queues[0]
+	}
+	for _, q := range queues {
+		for q.Len() > 0 {
+			it := heap.Pop(q).(*item)
+			if it.done {
+				continue
+			}
+			it.done = true
+			if it.recent {
+				cr.recentLeft--
+			}
+			return it
 		}
 	}
 	return nil
@@ -373,6 +454,10 @@ func (cr *crawl) visit(ctx context.Context, uri string, root bool) error {
 			cr.links(page)
 			return nil
 		}
+	}
+	if cr.job.Skip != nil && cr.job.Skip(uri) {
+		cr.rep.Skipped++
+		return nil
 	}
 	if cr.spent() >= cr.budget() {
 		return errStop(StopBudget)
@@ -407,6 +492,7 @@ func (cr *crawl) visit(ctx context.Context, uri string, root bool) error {
 	}
 	cr.seen[page.URI] = true
 	if page.Status < 200 || page.Status > 299 || filter.Sniff(page.Header, page.Body) != filter.TypeHTML {
+		cr.rep.NoPage = append(cr.rep.NoPage, uri)
 		return nil
 	}
 	cr.links(page)
@@ -418,10 +504,18 @@ func (cr *crawl) visit(ctx context.Context, uri string, root bool) error {
 	if err != nil {
 		return err
 	}
-	if stop {
+	if stop && !cr.recentFirst() {
 		return errStop(StopConfident)
 	}
 	return nil
+}
+
+// recentFirst reports whether the crawl reads the recent sitemap URLs
+// left before it trusts a confident answer: when the date the missing
+// page was last seen is known (a page last changed before it is not the
+// page's new address, whatever its title) and they fit in the budget.
+func (cr *crawl) recentFirst() bool {
+	return cr.stopRecent && cr.recentLeft > 0 && cr.recentLeft <= cr.budget()-cr.spent()
 }
 
 // fetch fetches uri against the budget. A canonical URI has lost the
@@ -512,21 +606,76 @@ func (cr *crawl) queue(uri, anchor string) {
 	cr.seq++
 	u, _ := url.Parse(clean)
 	it := &item{
-		uri:   clean,
-		link:  uri,
-		score: cr.scorer.score(anchor, clean),
-		depth: strings.Count(strings.Trim(u.Path, "/"), "/"),
-		seq:   cr.seq,
+		uri:    clean,
+		link:   uri,
+		score:  cr.scorer.score(anchor, clean),
+		depth:  strings.Count(strings.Trim(u.Path, "/"), "/"),
+		seq:    cr.seq,
+		linked: true,
 	}
 	cr.queued[uri], cr.queued[clean] = it, it
 	heap.Push(&cr.front, it)
 }
 
-// raise moves a queued link up when another anchor of it scores better.
+// queueSitemap queues the sitemap's URLs, in the frontier and in the
+// sitemap's own queue, each marked recent or not (see Crawl).
+func (cr *crawl) queueSitemap(urls []SitemapURL) {
+	cr.since = cr.job.Clues.Since
+	var dates []time.Time
+	for _, s := range urls {
+		if !s.Modified.IsZero() {
+			dates = append(dates, s.Modified)
+		}
+	}
+	if len(dates) == 0 {
+		cr.since = time.Time{}
+	} else if cr.since.IsZero() {
+		slices.SortFunc(dates, time.Time.Compare)
+		cr.since = dates[(len(dates)-1)/2]
+	} else {
+		cr.stopRecent = true
+	}
+	for _, s := range urls {
+		uri := cr.onNewHost(s.URI)
+		if cr.queued[uri] == nil {
+			cr.queue(uri, "")
+			if it := cr.queued[uri]; it != nil {
+				it.linked = false // queued from the sitemap
+			}
+		}
+		it := cr.queued[uri]
+		if it == nil || it.inMaps {
+			continue
+		}
+		it.inMaps, it.modified = true, s.Modified
+		it.recent = !cr.since.IsZero() && s.Modified.After(cr.since)
+		if it.recent {
+			cr.recentLeft++
+			cr.rep.Recent++
+		}
+		heap.Push(&cr.maps, it)
+	}
+	if cr.recentLeft == 0 {
+		cr.stopRecent = false // no recent page: nothing tells where to stop
+	}
+}
+
+// raise moves a queued link up when another anchor of it scores better,
+// and marks a sitemap URL a page links to.
 func (cr *crawl) raise(it *item, anchor string) {
+	if !it.linked && it.inMaps && !it.done {
+		it.linked = true
+		heap.Fix(&cr.maps, it.index[bySitemap])
+	}
+	it.linked = true
 	if s := cr.scorer.score(anchor, it.uri); s > it.score {
 		it.score = s
-		heap.Fix(&cr.front, it.index)
+		if !it.done {
+			heap.Fix(&cr.front, it.index[byScore])
+			if it.inMaps {
+				heap.Fix(&cr.maps, it.index[bySitemap])
+			}
+		}
 	}
 }
 
@@ -537,16 +686,50 @@ type item struct {
 	score float64
 	depth int
 	seq   int
-	index int // in the frontier
+	// index is the item's place in each queue: the frontier's
+	// (byScore) and the sitemap's (bySitemap).
+	index [2]int
+	// A sitemap URL is in the sitemap's queue too (inMaps), with its
+	// <lastmod>, whether it is recent, and whether a page links to it
+	// (linked).
+	inMaps   bool
+	modified time.Time
+	recent   bool
+	linked   bool
+	done     bool // taken from one queue: passed over in the other
 }
 
-// frontier is a heap of links, the best first: the highest score, then
-// the fewest path segments, then the first found.
-type frontier []*item
+// The orders of a frontier.
+const (
+	// byScore: the highest score, then the fewest path segments, then the
+	// first found.
+	byScore = iota
+	// bySitemap: the recent URLs, then the highest score, then those no
+	// page links to, then the newest, then as byScore.
+	bySitemap
+)
 
-func (f frontier) Len() int { return len(f) }
-func (f frontier) Less(i, j int) bool {
-	a, b := f[i], f[j]
+// frontier is a heap of links, the best first by its order.
+type frontier struct {
+	items []*item
+	order int // byScore or bySitemap
+}
+
+func (f *frontier) Len() int { return len(f.items) }
+func (f *frontier) Less(i, j int) bool {
+	a, b := f.items[i], f.items[j]
+	if f.order == bySitemap {
+		switch {
+		case a.recent != b.recent:
+			return a.recent
+		case a.score != b.score:
+			return a.score > b.score
+		case a.linked != b.linked:
+			return !a.linked
+		case !a.modified.Equal(b.modified):
+			return a.modified.After(b.modified)
+		}
+	}
 	if a.score != b.score {
 		return a.score > b.score
 	}
@@ -555,18 +738,17 @@ func (f frontier) Less(i, j int) bool {
 	}
 	return a.seq < b.seq
 }
-func (f frontier) Swap(i, j int) {
-	f[i], f[j] = f[j], f[i]
-	f[i].index, f[j].index = i, j
+func (f *frontier) Swap(i, j int) {
+	f.items[i], f.items[j] = f.items[j], f.items[i]
+	f.items[i].index[f.order], f.items[j].index[f.order] = i, j
 }
 func (f *frontier) Push(x any) {
 	it := x.(*item)
-	it.index = len(*f)
-	*f = append(*f, it)
+	it.index[f.order] = len(f.items)
+	f.items = append(f.items, it)
 }
 func (f *frontier) Pop() any {
-	old := *f
-	it := old[len(old)-1]
-	*f = old[:len(old)-1]
+	it := f.items[len(f.items)-1]
+	f.items = f.items[:len(f.items)-1]
 	return it
 }

@@ -179,6 +179,68 @@ func TestCrawlSitemaps(t *testing.T) {
 	}
 }
 
+// TestCrawlRecentSitemapURLs checks the sitemap's own queue: URLs
+// modified after the missing page was last seen, which no page links to
+// and whose paths share no word with the clues, are read before the
+// pages the links' words lead to, and, the date known, the crawl ends
+// once they are read, not before, though an older page looked confident;
+// without the date the newer half of the sitemap's dates are read early
+// and the crawl goes on.
+func TestCrawlRecentSitemapURLs(t *testing.T) {
+	newHost := func() *testSite {
+		s := newSite(t, map[string]string{
+			"/":                      page("Home", "/docs/frobnicate-guide", "Frobnicate guide", "/docs/frobnicate-api", "Frobnicate API", "/about", "About"),
+			"/docs/frobnicate-guide": page("Frobnicate guide", "/docs/frobnicate-more", "More on frobnicate"),
+			"/docs/frobnicate-api":   page("Frobnicate API"),
+			"/docs/frobnicate-more":  page("More"),
+			"/about":                 page("About"),
+			"/r/1f3a.html":           page("Something else"),
+			"/r/9c2e.html":           page("Frobnicator setup"),
+		})
+		entry := func(path, date string) string {
+			return "<url><loc>" + s.srv.URL + path + "</loc><lastmod>" + date + "</lastmod></url>"
+		}
+		s.pages["/sitemap.xml"] = "<urlset>" + entry("/", "2019-05-01") + entry("/docs/frobnicate-guide", "2019-05-01") +
+			entry("/docs/frobnicate-api", "2019-05-01") + entry("/about", "2019-05-01") +
+			entry("/r/1f3a.html", "2021-02-01") + entry("/r/9c2e.html", "2021-03-01") + "</urlset>"
+		return s
+	}
+	clues := Clues{Anchors: []string{"Frobnicate setup"}, URI: "/old/frobnicate-setup.html"}
+
+	s := newHost()
+	clues.Since = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	var got []string
+	// A page older than the date is confident: the recent ones are read
+	// all the same.
+	rep, err := (&Crawler{Fetcher: testClient(t)}).Crawl(context.Background(), Job{Missing: s.srv.URL + "/old/frobnicate-setup.html", Clues: clues, Visit: collect(&got, "/docs/frobnicate-guide")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every other page from the sitemap's queue, the newest recent one
+	// first; the others by their words.
+	want := []string{"/", "/r/9c2e.html", "/docs/frobnicate-guide", "/r/1f3a.html"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pages visited (-want +got):\n%s", diff)
+	}
+	if rep.Stopped != StopSitemapDone || rep.Recent != 2 {
+		t.Errorf("Stopped %q, Recent %d; want %q, 2", rep.Stopped, rep.Recent, StopSitemapDone)
+	}
+
+	s = newHost()
+	clues.Since = time.Time{}
+	got = nil
+	rep, err = (&Crawler{Fetcher: testClient(t)}).Crawl(context.Background(), Job{Missing: s.srv.URL + "/old/frobnicate-setup.html", Clues: clues, Visit: collect(&got, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 4 || !slices.Contains(got[:4], "/r/9c2e.html") || !slices.Contains(got[:4], "/r/1f3a.html") {
+		t.Errorf("pages visited %v: want the two newest sitemap URLs among the first four", got)
+	}
+	if rep.Stopped != StopExhausted || rep.Recent != 2 {
+		t.Errorf("Stopped %q, Recent %d; want %q, 2", rep.Stopped, rep.Recent, StopExhausted)
+	}
+}
+
 // TestCrawlDefaultSitemap checks that without Sitemap lines the crawl
 // reads /sitemap.xml, and that a host without one costs one request.
 func TestCrawlDefaultSitemap(t *testing.T) {

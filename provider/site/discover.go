@@ -11,7 +11,7 @@ import (
 	"github.com/linkrot/relink/provider/web"
 )
 
-// sitemaps reads the host's sitemaps and queues their URLs: the files the
+// sitemaps reads the host's sitemaps into Report.Sitemap: the files the
 // robots.txt Sitemap lines name (when the Fetcher can tell them), else
 // /sitemap.xml; the files a sitemap index lists, one level deep. Only
 // files and URLs on the crawled host count (sitemaps.org).
@@ -62,7 +62,7 @@ func (cr *crawl) sitemaps(ctx context.Context) error {
 		if sm == nil {
 			continue
 		}
-		for _, loc := range sm.URLs {
+		for j, loc := range sm.URLs {
 			switch {
 			case sm.Index && i >= top:
 				cr.rep.cut(loc, CutNestedIndex)
@@ -70,8 +70,11 @@ func (cr *crawl) sitemaps(ctx context.Context) error {
 				files = append(files, loc)
 			case cr.rep.SitemapURLs < cr.c.maxSitemapURLs():
 				cr.rep.SitemapURLs++
-				cr.rep.Sitemap = append(cr.rep.Sitemap, loc)
-				cr.queue(loc, "")
+				u := SitemapURL{URI: loc}
+				if sm.Modified != nil {
+					u.Modified = sm.Modified[j]
+				}
+				cr.rep.Sitemap = append(cr.rep.Sitemap, u)
 			}
 		}
 	}

@@ -41,7 +41,15 @@
 // (Job.Seeds) and of every page fetched: the link whose anchor text and
 // URL words weigh most against the clues (anchor phrases, signature, the
 // missing URI's words, the archived title; a word counts once for each
-// kind of clue that holds it) first. It stays on the host, within a page
+// kind of clue that holds it) first. Every other fetch takes a sitemap
+// URL instead, since a page moved to an address no page links to is
+// reached through the sitemap alone: those whose <lastmod> is after
+// Clues.Since (when the missing page was last seen alive; unknown, the
+// newer half of the sitemap's dates) first, then by their words, then
+// those no page fetched links to, then the newest; with Clues.Since
+// known, the crawl ends once they are read (StopSitemapDone), and reads
+// them, when the budget holds them, before a confident Visit ends it. ParseSitemap
+// keeps each URL's <lastmod> (Sitemap.Modified). It stays on the host, within a page
 // budget, and cuts crawl traps before any request, counting each cut
 // with its reason (Report.Cut): files that are not pages, paths deeper
 // than MaxDepth or repeating a segment, long queries, more than
@@ -81,7 +89,8 @@
 //
 // It does not render scripts, submit forms, log in or keep cookies; it
 // does not crawl other hosts, not even a host's other names (www.), and
-// does not search: search and document frequencies are the store's. It
-// does not remember the URLs that answered 404 in an earlier crawl, so a
-// later crawl of the host may ask for them again.
+// does not search: search and document frequencies are the store's. An
+// Index remembers the URLs that gave no page (a 404, a file that is not
+// HTML) for the crawls it runs, not across runs: a later run may ask for
+// them again (through a caller's cache, as relink fix's, at no cost).
 package site

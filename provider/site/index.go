@@ -37,7 +37,8 @@ const (
 const (
 	storeFile = "site.db"
 	stateFile = "state.json"
-	// sitemapFile keeps the host's sitemap URLs, one a line (they hold
+	// sitemapFile keeps the host's sitemap URLs, one a line, each with
+	// its <lastmod> after a tab when it has one (RFC 3339; the URLs hold
 	// no white space: url.URL.String escapes it).
 	sitemapFile = "sitemap.txt"
 	warcGlob    = "crawl-*.warc.gz"
@@ -89,10 +90,13 @@ type hostIndex struct {
 	store *store.Store
 	state hostState
 	// sitemap are the host's sitemap URLs, once read (Report.Sitemap).
-	sitemap []string
+	sitemap []SitemapURL
 	// spent counts the requests of this Index's crawls of the host
 	// (Job.HostBudget).
 	spent int
+	// noPage are the URIs this Index's crawls of the host fetched that
+	// gave no page (Report.NoPage), not asked for again (Job.Skip).
+	noPage map[string]bool
 	// caughtUp reports that the WARC files found in dir when it was
 	// opened have been ingested.
 	caughtUp bool
@@ -124,8 +128,9 @@ type Site struct {
 // and judges the best result. It must not keep the store.
 type Confident func(ctx context.Context, s *store.Store) bool
 
-// Build crawls the host of job.Missing into its store (job.Visit and
-// job.Known are the Index's own and are replaced), and returns the store
+// Build crawls the host of job.Missing into its store (job.Visit,
+// job.Known and job.Skip are the Index's own and are replaced; URIs an
+// earlier crawl of the Index found no page at are not asked for again), and returns the store
 // with the crawl's report. Pages the store holds are read from it, not
 // fetched; every IngestEvery pages fetched are ingested and confident,
 // when not nil, is asked whether to stop. A root that redirected to
@@ -177,6 +182,7 @@ func (x *Index) Build(ctx context.Context, job Job, confident Confident) (*Site,
 	cr := &hostCrawl{x: x, h: h, confident: confident}
 	job.Known = cr.known
 	job.Visit = cr.visit
+	job.Skip = func(uri string) bool { return h.noPage[uri] }
 	rep, err := x.Crawler.Crawl(ctx, job)
 	if cerr := cr.close(ctx); err == nil {
 		err = cerr
@@ -185,6 +191,12 @@ func (x *Index) Build(ctx context.Context, job Job, confident Confident) (*Site,
 		return nil, err
 	}
 	h.spent += rep.Requests
+	for _, uri := range rep.NoPage {
+		if h.noPage == nil {
+			h.noPage = map[string]bool{}
+		}
+		h.noPage[uri] = true
+	}
 	if rep.Sitemap != nil {
 		h.sitemap = rep.Sitemap
 		if err := writeSitemap(h.dir, rep.Sitemap); err != nil {
@@ -261,23 +273,35 @@ func hostDir(host string) string {
 
 // readSitemap returns the sitemap URLs kept in dir, or nil when none were
 // kept.
-func readSitemap(dir string) []string {
+func readSitemap(dir string) []SitemapURL {
 	b, err := os.ReadFile(filepath.Join(dir, sitemapFile))
 	if err != nil {
 		return nil
 	}
-	urls := strings.Fields(string(b))
-	if urls == nil {
-		urls = []string{} // read, and none
+	urls := []SitemapURL{} // read, and maybe none
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		u := SitemapURL{URI: f[0]}
+		if len(f) > 1 {
+			u.Modified, _ = time.Parse(time.RFC3339Nano, f[1])
+		}
+		urls = append(urls, u)
 	}
 	return urls
 }
 
 // writeSitemap keeps the host's sitemap URLs in dir, one a line.
-func writeSitemap(dir string, urls []string) error {
+func writeSitemap(dir string, urls []SitemapURL) error {
 	return atomicfile.Write(filepath.Join(dir, sitemapFile), 0o644, func(w io.Writer) error {
 		for _, u := range urls {
-			if _, err := io.WriteString(w, u+"\n"); err != nil {
+			line := u.URI
+			if !u.Modified.IsZero() {
+				line += "\t" + u.Modified.UTC().Format(time.RFC3339Nano)
+			}
+			if _, err := io.WriteString(w, line+"\n"); err != nil {
 				return err
 			}
 		}

@@ -241,3 +241,57 @@ func TestIndexHostBudget(t *testing.T) {
 		t.Errorf("first crawl sent %d requests, over the host budget 8", n)
 	}
 }
+
+// TestIndexSkipsNoPage checks that a URL an earlier crawl of the Index
+// found no page at (a 404, a file that is not HTML) is not asked for
+// again by the host's next crawl, nor counted in its budget.
+func TestIndexSkipsNoPage(t *testing.T) {
+	s := newSite(t, map[string]string{"/": page("Home", "/gone", "Gone", "/data.txt", "Data", "/a", "A"), "/a": page("A"), "/data.txt": "plain"})
+	s.types["/data.txt"] = "text/plain"
+	x := &Index{Dir: t.TempDir(), Crawler: &Crawler{Fetcher: testClient(t)}}
+	defer x.Close()
+	ctx := context.Background()
+	first, err := x.Build(ctx, Job{Missing: s.srv.URL + "/x"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/gone", "/data.txt"} {
+		if !slices.Contains(s.paths(), p) {
+			t.Fatalf("first crawl asked for %v, want %s", s.paths(), p)
+		}
+	}
+	asked := len(s.paths())
+	second, err := x.Build(ctx, Job{Missing: s.srv.URL + "/y"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.paths()) != asked || second.Report.Requests != 0 || second.Report.Skipped < 2 {
+		t.Errorf("second crawl: %d requests (%v), skipped %d; want none, /gone and /data.txt skipped; first's NoPage %v",
+			second.Report.Requests, s.paths()[asked:], second.Report.Skipped, first.Report.NoPage)
+	}
+}
+
+// TestSitemapFile keeps a host's sitemap URLs with their dates, and reads
+// a file of URLs alone, as an earlier version wrote it.
+func TestSitemapFile(t *testing.T) {
+	dir := t.TempDir()
+	urls := []SitemapURL{{URI: "https://example.org/a"}, {URI: "https://example.org/b%20c", Modified: time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)}}
+	if err := writeSitemap(dir, urls); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(urls, readSitemap(dir)); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sitemapFile), []byte("https://example.org/x\nhttps://example.org/y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]SitemapURL{{URI: "https://example.org/x"}, {URI: "https://example.org/y"}}, readSitemap(dir)); diff != "" {
+		t.Errorf("URLs alone (-want +got):\n%s", diff)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sitemapFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := readSitemap(dir); got == nil || len(got) != 0 {
+		t.Errorf("an empty file: %#v, want read and none", got)
+	}
+}

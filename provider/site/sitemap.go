@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // The sitemaps.org protocol's limits on one sitemap file, and relink's
@@ -60,6 +61,11 @@ type Sitemap struct {
 	// MaxSitemapURLs: absolute http(s) URLs on the sitemap's own host, as
 	// net/url writes them (white space escaped).
 	URLs []string
+	// Modified holds the <lastmod> of each URL of a <urlset>, Modified[i]
+	// URLs[i]'s (sitemaps.org: W3C Datetime, "the date of last
+	// modification of the page"): the zero Time for a URL without one or
+	// with one that does not parse; nil when no URL has one.
+	Modified []time.Time
 	// OffHost counts the <loc> values on another host, not kept: "all
 	// URLs in a Sitemap must be from a single host" (sitemaps.org,
 	// "Sitemap file location"), so a crawler need not trust one sitemap
@@ -153,6 +159,47 @@ func firstByte(br *bufio.Reader) (byte, error) {
 type sitemapParser struct {
 	sm   *Sitemap
 	host string // the sitemap's own host, lowercased, with its port
+	// entry is the index in sm.URLs of the current entry's URL, -1 when
+	// it has none (yet); lastmod is the entry's <lastmod> when it came
+	// before its <loc>.
+	entry   int
+	lastmod time.Time
+}
+
+// modified records t as the <lastmod> of the current entry's URL, or
+// keeps it until its <loc> is read.
+func (p *sitemapParser) modified(t time.Time) {
+	if p.entry < 0 {
+		p.lastmod = t
+		return
+	}
+	if t.IsZero() {
+		return
+	}
+	if p.sm.Modified == nil {
+		p.sm.Modified = make([]time.Time, len(p.sm.URLs), cap(p.sm.URLs))
+	}
+	p.sm.Modified[p.entry] = t
+}
+
+// w3cLayouts are the forms of the W3C Datetime profile of ISO 8601 that
+// sitemaps.org allows for <lastmod>, with a zone or, as many sitemaps
+// write it, without one (read as UTC).
+var w3cLayouts = []string{
+	time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05",
+	time.DateOnly, "2006-01", "2006",
+}
+
+// ParseLastmod reads a sitemap's <lastmod> value (W3C Datetime: a year, a
+// month, a day, or a day and time with a zone), or reports false.
+func ParseLastmod(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	for _, layout := range w3cLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
 }
 
 // add keeps loc if it is an http(s) URL on the sitemap's host, and reports
@@ -175,6 +222,13 @@ func (p *sitemapParser) add(loc string) bool {
 		return false
 	}
 	p.sm.URLs = append(p.sm.URLs, u.String())
+	if p.sm.Modified != nil {
+		p.sm.Modified = append(p.sm.Modified, time.Time{})
+	}
+	p.entry = len(p.sm.URLs) - 1
+	if !p.lastmod.IsZero() {
+		p.modified(p.lastmod)
+	}
 	return true
 }
 
@@ -187,8 +241,9 @@ func (p *sitemapParser) parseXML(r io.Reader) error {
 	d.Strict = false
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	root := ""
-	inEntry, inLoc := false, false
-	var loc strings.Builder
+	inEntry, inLoc, inMod := false, false, false
+	var loc, mod strings.Builder
+	p.entry = -1
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -215,13 +270,20 @@ func (p *sitemapParser) parseXML(r io.Reader) error {
 				p.sm.Index = root == "sitemapindex"
 			case name == "url" || name == "sitemap":
 				inEntry = true
+				p.entry, p.lastmod = -1, time.Time{}
 			case name == "loc" && inEntry:
 				inLoc = true
 				loc.Reset()
+			case name == "lastmod" && inEntry && !p.sm.Index:
+				inMod = true
+				mod.Reset()
 			}
 		case xml.CharData:
 			if inLoc && loc.Len() < maxLocBytes {
 				loc.Write(t)
+			}
+			if inMod && mod.Len() < maxLastmodBytes {
+				mod.Write(t)
 			}
 		case xml.EndElement:
 			switch strings.ToLower(t.Name.Local) {
@@ -230,8 +292,16 @@ func (p *sitemapParser) parseXML(r io.Reader) error {
 					return nil
 				}
 				inLoc = false
+			case "lastmod":
+				if inMod {
+					if t, ok := ParseLastmod(mod.String()); ok {
+						p.modified(t)
+					}
+				}
+				inMod = false
 			case "url", "sitemap":
 				inEntry = false
+				p.entry, p.lastmod = -1, time.Time{}
 			}
 		}
 	}
@@ -244,6 +314,9 @@ func (p *sitemapParser) parseXML(r io.Reader) error {
 // maxLocBytes bounds the text kept of one <loc>: sitemaps.org allows
 // URLs of fewer than 2,048 characters.
 const maxLocBytes = 2048
+
+// maxLastmodBytes bounds the text kept of one <lastmod>.
+const maxLastmodBytes = 64
 
 // parseText reads a text sitemap: one URL a line (sitemaps.org, "Text
 // file"). A file whose first line is not an http(s) URL is no sitemap.

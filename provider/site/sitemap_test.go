@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -31,6 +32,7 @@ func gz(t testing.TB, b []byte) []byte {
 // on the sitemap's own host ("Sitemap file location").
 func TestParseSitemap(t *testing.T) {
 	const loc = "https://example.org/sitemap.xml"
+	jan1 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	urlset := `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>https://example.org/a.html</loc><lastmod>2024-01-01</lastmod></url>
@@ -44,8 +46,12 @@ func TestParseSitemap(t *testing.T) {
 		want    *Sitemap
 		wantErr error
 	}{
-		{"urlset", []byte(urlset), &Sitemap{URLs: []string{"https://example.org/a.html", "https://example.org/b?x=1&y=2"}, OffHost: 1, Invalid: 1}, nil},
-		{"gzipped urlset", gz(t, []byte(urlset)), &Sitemap{URLs: []string{"https://example.org/a.html", "https://example.org/b?x=1&y=2"}, OffHost: 1, Invalid: 1}, nil},
+		{"urlset", []byte(urlset), &Sitemap{URLs: []string{"https://example.org/a.html", "https://example.org/b?x=1&y=2"}, Modified: []time.Time{jan1, {}}, OffHost: 1, Invalid: 1}, nil},
+		{"gzipped urlset", gz(t, []byte(urlset)), &Sitemap{URLs: []string{"https://example.org/a.html", "https://example.org/b?x=1&y=2"}, Modified: []time.Time{jan1, {}}, OffHost: 1, Invalid: 1}, nil},
+		{"lastmod before loc, and after an entry without one", []byte(`<urlset><url><loc>https://example.org/a</loc></url><url><lastmod>2024-03-05T10:30:00+01:00</lastmod><loc>https://example.org/b</loc></url><url><loc>https://example.org/c</loc><lastmod>soon</lastmod></url></urlset>`),
+			&Sitemap{URLs: []string{"https://example.org/a", "https://example.org/b", "https://example.org/c"}, Modified: []time.Time{{}, time.Date(2024, 3, 5, 9, 30, 0, 0, time.UTC), {}}}, nil},
+		{"lastmod of an off-host url not kept", []byte(`<urlset><url><loc>https://x.example/a</loc><lastmod>2024-01-01</lastmod></url><url><loc>https://example.org/b</loc></url></urlset>`),
+			&Sitemap{URLs: []string{"https://example.org/b"}, OffHost: 1}, nil},
 		{"index", []byte(`<sitemapindex><sitemap><loc>https://example.org/s1.xml.gz</loc></sitemap><sitemap><loc>https://evil.example/s.xml</loc></sitemap></sitemapindex>`),
 			&Sitemap{Index: true, URLs: []string{"https://example.org/s1.xml.gz"}, OffHost: 1}, nil},
 		{"no namespace, upper case", []byte(`<URLSET><URL><LOC>http://example.org/x</LOC></URL></URLSET>`), &Sitemap{URLs: []string{"http://example.org/x"}}, nil},
@@ -163,3 +169,26 @@ func (g *genReader) Read(p []byte) (int, error) {
 }
 
 var _ io.Reader = (*genReader)(nil)
+
+// TestParseLastmod reads the W3C Datetime forms sitemaps.org allows.
+func TestParseLastmod(t *testing.T) {
+	for in, want := range map[string]time.Time{
+		"2024":                   time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC),
+		"2024-05":                time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC),
+		" 2024-05-06 ":           time.Date(2024, 5, 6, 0, 0, 0, 0, time.UTC),
+		"2024-05-06T07:08+02:00": time.Date(2024, 5, 6, 5, 8, 0, 0, time.UTC),
+		"2024-05-06T07:08:09Z":   time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC),
+		"2024-05-06T07:08:09.5Z": time.Date(2024, 5, 6, 7, 8, 9, 5e8, time.UTC),
+		"2024-05-06T07:08:09":    time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC),
+		"2024-05-06 07:08:09":    time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC),
+	} {
+		if got, ok := ParseLastmod(in); !ok || !got.Equal(want) {
+			t.Errorf("ParseLastmod(%q) = %v, %v; want %v", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "yesterday", "2024-13-01", "06/05/2024"} {
+		if got, ok := ParseLastmod(in); ok {
+			t.Errorf("ParseLastmod(%q) = %v, want no date", in, got)
+		}
+	}
+}

@@ -27,6 +27,7 @@ import (
 	"syscall"
 
 	"github.com/linkrot/relink/lab/fixbench"
+	"github.com/linkrot/relink/lab/localweb"
 )
 
 func main() {
@@ -39,6 +40,7 @@ func main() {
 type options struct {
 	cfg                     fixbench.Config
 	corpus, repo, work, out string
+	sitemaps                string
 	experiment, report      string
 	seed                    uint64
 }
@@ -53,7 +55,10 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.cfg.Targets, "targets", 300, "moved targets drawn, as the experiment's -targets")
 	fs.IntVar(&o.cfg.Deleted, "deleted", 0, "deleted pages drawn besides (0: as many as -targets; -1: none)")
 	fs.Uint64Var(&o.seed, "seed", 1, "the experiment's -seed")
-	fs.StringVar(&o.cfg.Engine, "engine", fixbench.DefaultEngine, "relink fix's -search `engine` (google, brave, mojeek, marginalia, searxng; site for none: each dead link's site is the index, every host publishing its sitemap)")
+	fs.StringVar(&o.cfg.Engine, "engine", fixbench.DefaultEngine, "relink fix's -search `engine` (google, brave, mojeek, marginalia, searxng; site for none: each dead link's site is the index, the hosts -sitemaps names publishing a sitemap)")
+	fs.StringVar(&o.sitemaps, "sitemaps", "all", "with -engine site, the hosts that publish a sitemap: all, or a comma-separated list of `hosts` (the others answer 404 for it)")
+	fs.BoolVar(&o.cfg.NoArchive, "no-archive", false, "run the live run without -archive (nothing but the report and the web)")
+	fs.Float64Var(&o.cfg.Rate, "rate", 0, "relink fix's -rate, `requests` per second to each host (0: no limit); the report says the most each host received within a second")
 	fs.BoolVar(&o.cfg.StoreDF, "store-df", false, "give the live run -store for backlinks and DF, instead of -df search and the report's sources alone")
 	fs.IntVar(&o.cfg.Concurrency, "concurrency", fixbench.DefaultConcurrency, "relink fix's -concurrency")
 	fs.IntVar(&o.cfg.Results, "results", 0, "relink fix's -results (0: its default, one request's worth of the engine, 100 of the store)")
@@ -78,6 +83,16 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("bad -concurrency %d: want at least 1", o.cfg.Concurrency)
 	}
 	o.cfg.Seed = o.seed
+	if o.sitemaps != "all" {
+		hosts, err := localweb.ParseSitemaps(o.sitemaps)
+		if err != nil {
+			return nil, err
+		}
+		if hosts == nil {
+			hosts = func(string) bool { return false }
+		}
+		o.cfg.Sitemaps = hosts
+	}
 	return o, nil
 }
 
