@@ -89,6 +89,12 @@ type Finder struct {
 	// filtered and parsed) across calls, so that a page shared by many
 	// missing URIs is read once. NewPageCache makes one.
 	Pages PageCache
+	// Candidates, when not nil, keeps what strategies read of candidate
+	// pages (ReadCandidate: Rerank's headings and word counts) across
+	// calls, so that a page among the candidates of many missing URIs is
+	// read once. NewCandidateCache makes one; see CandidateCache for a
+	// cache shared by Finders whose Fetchers differ.
+	Candidates CandidateCache
 	// Results is how many candidates each query asks for and Find
 	// returns at most. Zero means DefaultResults.
 	Results int
@@ -264,7 +270,7 @@ func (f *Finder) check(searcher bool) error {
 // share some).
 func (f *Finder) Tools() Tools {
 	f = f.guarded()
-	return Tools{DF: f.DF, Searcher: &memoSearcher{s: f.Searcher}, Fetcher: f.Fetcher, Results: f.results()}
+	return Tools{DF: f.DF, Searcher: &memoSearcher{s: f.Searcher}, Fetcher: f.Fetcher, Candidates: f.Candidates, Results: f.results()}
 }
 
 // Clues canonicalizes uri and gathers what a strategy with needs n uses:
@@ -358,8 +364,10 @@ func (f *Finder) Answer(s Strategy, c *Clues, o *Outcome) (*Result, error) {
 		if len(res.Candidates) == f.results() {
 			break
 		}
-		if u, err := canon.Canonicalize(r.URI); err == nil && drop[u] {
-			continue
+		if len(drop) > 0 {
+			if u, err := canon.Canonicalize(r.URI); err == nil && drop[u] {
+				continue
+			}
 		}
 		r.Rank = len(res.Candidates) + 1
 		res.Candidates = append(res.Candidates, r)

@@ -46,6 +46,9 @@ func (f *Finder) guarded() *Finder {
 	if f.Pages != nil {
 		g.Pages = safePages{f.Pages}
 	}
+	if f.Candidates != nil {
+		g.Candidates = safeCandidates{f.Candidates}
+	}
 	return &g
 }
 
@@ -190,4 +193,16 @@ func (g safePages) Inspect(ctx context.Context, key string, inspect func(context
 		return &Inspection{URI: strings.TrimPrefix(key, ArchivedKey("")), Filter: FilterFetch, Reason: fault("Pages", "answered no inspection").Error()}
 	}
 	return in
+}
+
+// safeCandidates keeps a caller's CandidateCache from breaking a strategy:
+// when it panics or answers no reading, the page is read without it.
+type safeCandidates struct{ c CandidateCache }
+
+func (g safeCandidates) Candidate(ctx context.Context, uri string, read func(context.Context) *CandidatePage) *CandidatePage {
+	p, err := guard(context.Background(), "Candidates", func() (*CandidatePage, error) { return g.c.Candidate(ctx, uri, read), nil })
+	if err != nil || p == nil {
+		return read(ctx)
+	}
+	return p
 }

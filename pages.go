@@ -1,7 +1,6 @@
 package relink
 
 import (
-	"container/list"
 	"context"
 	"fmt"
 	"slices"
@@ -110,27 +109,13 @@ type PageCache interface {
 // it is asked for. maxBytes 0 or less keeps every inspection for the
 // cache's life.
 func NewPageCache(maxBytes int64) *MemoryPageCache {
-	return &MemoryPageCache{pages: map[string]*cachedPage{}, max: maxBytes, lru: list.New()}
+	return &MemoryPageCache{newOnceLRU[*Inspection](maxBytes)}
 }
 
 // MemoryPageCache is the PageCache NewPageCache makes. It is safe for
-// concurrent use.
+// concurrent use. Len, Dropped and Bytes count its inspections.
 type MemoryPageCache struct {
-	mu    sync.Mutex
-	pages map[string]*cachedPage
-	max   int64
-	bytes int64
-	lru   *list.List // of *cachedPage kept, most recently used first
-	n     atomic.Int64
-	drops atomic.Int64
-}
-
-type cachedPage struct {
-	mu   sync.Mutex
-	uri  string
-	in   *Inspection
-	size int64
-	elem *list.Element // in lru, once kept
+	*onceLRU[*Inspection]
 }
 
 // pageOverhead is what an Inspection costs beyond its Document.
@@ -138,58 +123,16 @@ const pageOverhead = 256
 
 // Inspect implements PageCache.
 func (c *MemoryPageCache) Inspect(ctx context.Context, uri string, inspect func(context.Context) *Inspection) *Inspection {
-	c.mu.Lock()
-	p := c.pages[uri]
-	if p == nil {
-		p = &cachedPage{uri: uri}
-		c.pages[uri] = p
-	} else if p.elem != nil {
-		c.lru.MoveToFront(p.elem)
-	}
-	c.mu.Unlock()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.in != nil {
-		return p.in
-	}
-	in := inspect(ctx)
-	if ctx.Err() != nil {
-		return in
-	}
-	p.in = in
-	p.size = pageOverhead + int64(len(in.Reason))
-	if in.Doc != nil {
-		p.size += int64(in.Doc.Size())
-	}
-	c.n.Add(1)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.pages[uri] != p {
-		return in // dropped meanwhile
-	}
-	p.elem = c.lru.PushFront(p)
-	c.bytes += p.size
-	for c.max > 0 && c.bytes > c.max && c.lru.Len() > 1 {
-		last := c.lru.Remove(c.lru.Back()).(*cachedPage)
-		delete(c.pages, last.uri)
-		c.bytes -= last.size
-		c.drops.Add(1)
-	}
-	return in
+	return c.get(ctx, uri, inspect, (*Inspection).size)
 }
 
-// Len returns the number of inspections made through the cache, those
-// dropped since included.
-func (c *MemoryPageCache) Len() int { return int(c.n.Load()) }
-
-// Dropped returns how many inspections were dropped to keep to the budget.
-func (c *MemoryPageCache) Dropped() int { return int(c.drops.Load()) }
-
-// Bytes returns about how many bytes the kept inspections hold.
-func (c *MemoryPageCache) Bytes() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.bytes
+// size returns about how many bytes the inspection holds.
+func (in *Inspection) size() int64 {
+	n := pageOverhead + int64(len(in.Reason))
+	if in.Doc != nil {
+		n += int64(in.Doc.Size())
+	}
+	return n
 }
 
 // Inspect fetches the page at uri with the Finder's Fetcher, applies its

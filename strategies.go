@@ -479,9 +479,7 @@ func (s Rerank) headings(ctx context.Context, c *Clues, t Tools, out *Outcome, f
 	}
 	got := make([]string, len(uris))
 	err := par.Do(ctx, len(uris), DefaultConcurrency, func(ctx context.Context, i int) error {
-		if body := fetchText(ctx, t.Fetcher, uris[i]); body != nil {
-			got[i] = backlink.Heading(body)
-		}
+		got[i] = t.heading(ctx, uris[i])
 		return nil
 	})
 	if err != nil {
@@ -494,18 +492,19 @@ func (s Rerank) headings(ctx context.Context, c *Clues, t Tools, out *Outcome, f
 	return headings, nil
 }
 
-// fetchText returns the text of uri's page, decoded to UTF-8, or nil when
-// it cannot be fetched or decoded or answers other than 2xx.
-func fetchText(ctx context.Context, f filter.Fetcher, uri string) []byte {
+// fetchText returns the URI uri's page was read from (filter.Page.URI)
+// and its text, decoded to UTF-8, or a nil text when it cannot be fetched
+// or decoded or answers other than 2xx.
+func fetchText(ctx context.Context, f filter.Fetcher, uri string) (string, []byte) {
 	p, err := f.Fetch(ctx, uri)
 	if err != nil || p.Status/100 != 2 {
-		return nil
+		return "", nil
 	}
 	body, _, err := backlink.Decode(p.Body, p.Header.Get("Content-Type"))
 	if err != nil {
-		return nil
+		return "", nil
 	}
-	return body
+	return p.URI, body
 }
 
 // FusionSupport is the fused score (Fusion's Result.Score, a share of the
@@ -562,16 +561,8 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 		sims := make([]float64, depth)
 		heads := make([]string, depth)
 		err := par.Do(ctx, depth, DefaultConcurrency, func(ctx context.Context, i int) error {
-			body := fetchText(ctx, t.Fetcher, head[i].URI)
-			if body == nil {
-				return nil
-			}
-			heads[i] = backlink.Heading(body)
-			doc, err := backlink.Parse(body, head[i].URI)
-			if err != nil {
-				return nil
-			}
-			sims[i] = cosine(ctxWords, lexsig.Count(doc.Words()))
+			p := t.candidate(ctx, head[i].URI)
+			heads[i], sims[i] = p.Heading, p.similarity(ctxWords)
 			return nil
 		})
 		if err != nil {
@@ -699,24 +690,6 @@ func hostOf(uri string) string {
 		return ""
 	}
 	return strings.ToLower(u.Hostname())
-}
-
-// cosine returns the cosine similarity of two term-frequency vectors.
-func cosine(a, b map[string]int) float64 {
-	var dot, na, nb float64
-	for t, x := range a {
-		na += float64(x * x)
-		if y, ok := b[t]; ok {
-			dot += float64(x * y)
-		}
-	}
-	for _, y := range b {
-		nb += float64(y * y)
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
 
 // ArchiveTitle searches the words of the title of the page's archived copy

@@ -81,6 +81,10 @@ type Tools struct {
 	// Fetcher retrieves candidate pages for strategies that read them
 	// (Rerank with Fetch). It may be nil for the others.
 	Fetcher filter.Fetcher
+	// Candidates, when not nil, keeps what Rerank reads of candidate
+	// pages (ReadCandidate) across calls; nil reads a page each time it
+	// is asked for.
+	Candidates CandidateCache
 	// Results is how many results each query asks for; zero means
 	// DefaultResults.
 	Results int

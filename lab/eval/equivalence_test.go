@@ -61,9 +61,10 @@ func TestEvaluateIsFind(t *testing.T) {
 			LeaveOutBacklinks: !keep,
 		}
 		if !keep {
-			// Budgets far below what the run reads: pages and answers
-			// are dropped and read again, with the same outcomes.
-			ev.PageBudget, ev.SearchBudget = 1<<20, 256<<10
+			// Budgets far below what the run reads: pages, candidate
+			// pages and answers are dropped and read again, with the
+			// same outcomes.
+			ev.PageBudget, ev.SearchBudget, ev.CandidateBudget = 1<<20, 256<<10, 64<<10
 		}
 		rep, err := eval.Evaluate(ctx, ev)
 		require.NoError(t, err)

@@ -345,6 +345,12 @@ type Evaluation struct {
 	// page. A page dropped is fetched, filtered and parsed again when a
 	// later target needs it: the results are the same, the time longer.
 	PageBudget int64
+	// CandidateBudget bounds the bytes of the readings of candidate pages
+	// (relink.ReadCandidate: Rerank's headings and word counts) kept for
+	// the whole evaluation (relink.NewCandidateCache); zero or less keeps
+	// every one. A page dropped is read again when a later target needs
+	// it: the results are the same, the time longer.
+	CandidateBudget int64
 	// SearchBudget bounds the bytes of search answers kept for the whole
 	// evaluation; zero or less keeps every answer. A query dropped is
 	// searched again when a later method asks it: the results are the
@@ -432,6 +438,7 @@ func Evaluate(ctx context.Context, ev Evaluation) (*Report, error) {
 		grid:    grid,
 		df:      df,
 		pages:   &recordedPages{c: relink.NewPageCache(ev.PageBudget), outcomes: map[string]string{}},
+		reads:   relink.NewCandidateCache(ev.CandidateBudget),
 		search:  newSearchCache(ev.Searcher, ev.SearchBudget),
 		reports: make([]TargetReport, len(targets)),
 		pre:     map[preKey]*preCounts{},
@@ -448,6 +455,7 @@ type run struct {
 	grid   Grid
 	df     *lexsig.Cache
 	pages  *recordedPages
+	reads  *relink.MemoryCandidateCache
 	search *searchCache
 
 	mu      sync.Mutex // guards pre
@@ -641,6 +649,7 @@ func (r *run) target(ctx context.Context, target string, alone bool) (TargetRepo
 			Searcher:      meteredSearcher{r.search, meter},
 			Filters:       r.ev.Filters,
 			Pages:         meteredPages{r.pages, meter},
+			Candidates:    viewCandidates{r.reads, target, &r.canonical},
 			Results:       score.MaxRank,
 			KeepMissing:   !r.ev.LeaveOutMissing,
 			KeepBacklinks: !r.ev.LeaveOutBacklinks,

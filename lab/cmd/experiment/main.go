@@ -97,6 +97,7 @@ type config struct {
 	seed                     uint64
 	workers                  int
 	pageBudget, searchBudget int64
+	candidateBudget          int64
 	nav                      string
 	modes                    []string // the modes besides the paper's, in allModes order
 	cpuProfile               string
@@ -135,6 +136,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.out, "out", "results", "`DIR`ectory to write the results into")
 	fs.IntVar(&cfg.workers, "workers", 0, "targets evaluated at once (0: one per CPU)")
 	fs.Int64Var(&cfg.pageBudget, "page-budget", DefaultPageBudget, "`MB` of parsed backlink pages kept for the whole run (0: every page); fewer means less memory and pages parsed again")
+	fs.Int64Var(&cfg.candidateBudget, "candidate-budget", DefaultCandidateBudget, "`MB` of candidate pages read (headings and word counts) kept for the whole run (0: every page); fewer means less memory and pages read again")
 	fs.Int64Var(&cfg.searchBudget, "search-budget", DefaultSearchBudget, "`MB` of search answers kept for the whole run (0: every answer); fewer means less memory and queries searched again")
 	fs.StringVar(&cfg.nav, "nav", "both", "navigation links: with (the paper's setting), without, or both")
 	moved := fs.Bool("moved", true, "also run the moved mode (the older form of -modes; -moved=false leaves it out of the default)")
@@ -180,8 +182,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, errors.New("-out must name a directory")
 	case cfg.targets < 1:
 		return nil, errors.New("-targets must be at least 1")
-	case cfg.pageBudget < 0 || cfg.searchBudget < 0:
-		return nil, errors.New("-page-budget and -search-budget must not be negative")
+	case cfg.pageBudget < 0 || cfg.searchBudget < 0 || cfg.candidateBudget < 0:
+		return nil, errors.New("-page-budget, -search-budget and -candidate-budget must not be negative")
 	case cfg.workers < 0:
 		return nil, errors.New("-workers must not be negative")
 	case !slices.Contains([]string{"with", "without", "both"}, cfg.nav):
@@ -271,17 +273,18 @@ func run(ctx context.Context, cfg *config, stdout, stderr io.Writer) error {
 	archive := func(ctx context.Context, t string) (*filter.Page, error) { return s.Fetch(ctx, t) }
 	searches := timeSearches(s)
 	ev := eval.Evaluation{
-		Targets:      uris,
-		Missing:      views(s),
-		DF:           s,
-		Searcher:     searches,
-		Grid:         eval.Grid{Nav: cfg.navSettings()},
-		Workers:      cfg.workers,
-		PageBudget:   cfg.pageBudget << 20,
-		SearchBudget: cfg.searchBudget << 20,
-		Progress:     bar.update,
-		Strategies:   cfg.strategies,
-		Archive:      archive,
+		Targets:         uris,
+		Missing:         views(s),
+		DF:              s,
+		Searcher:        searches,
+		Grid:            eval.Grid{Nav: cfg.navSettings()},
+		Workers:         cfg.workers,
+		PageBudget:      cfg.pageBudget << 20,
+		SearchBudget:    cfg.searchBudget << 20,
+		CandidateBudget: cfg.candidateBudget << 20,
+		Progress:        bar.update,
+		Strategies:      cfg.strategies,
+		Archive:         archive,
 	}
 	rep, err := eval.Evaluate(ctx, ev)
 	bar.finish()

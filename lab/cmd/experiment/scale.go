@@ -49,6 +49,12 @@ const (
 	DefaultSearchBudget = 128
 )
 
+// DefaultCandidateBudget is the default of -candidate-budget, in MB: the
+// readings of candidate pages (a heading and word counts each, for
+// Rerank) kept for the whole run, so that a page among the first
+// candidates of many targets is fetched and parsed once.
+const DefaultCandidateBudget = 64
+
 // DefaultMemoryLimit is the experiment's soft memory limit in MB: the Go
 // runtime collects garbage more often as its memory nears it, instead of
 // letting the heap grow to twice what is live (GOGC=100). It is soft: the
