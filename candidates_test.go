@@ -112,6 +112,8 @@ func TestRerankCandidates(t *testing.T) {
 		"https://example.org/z": "<title>Page</title><h1>Guides: sourdough-starter</h1><p>feeding</p>",
 	}
 	c := clues(t)
+	// The outcome, its confidence by the default model (with what the
+	// strategy saw) and the pages fetched.
 	run := func(cache relink.CandidateCache, s relink.Strategy) (*relink.Outcome, float64, int64) {
 		t.Helper()
 		f := &pageFetcher{pages: pages}
@@ -121,7 +123,8 @@ func TestRerankCandidates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return o, o.Judge(c, o.Candidates), f.n.Load()
+		conf, _ := relink.DefaultModel().Judge(c, o.Candidates, o.Seen)
+		return o, conf, f.n.Load()
 	}
 	cache := relink.NewCandidateCache(0)
 	for _, s := range []relink.Strategy{
@@ -166,8 +169,8 @@ func TestFinderCandidatesGuard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if conf := o.Judge(c, o.Candidates); conf != 1 {
-			t.Errorf("%+v: confidence %v, want 1 from the heading read without the cache", cache, conf)
+		if s := relink.Signals(c, o.Candidates, o.Seen); s[relink.SignalHeadingSpellsURI] != 1 {
+			t.Errorf("%+v: signals %v, want the heading read without the cache", cache, s)
 		}
 	}
 }
