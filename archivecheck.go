@@ -12,39 +12,19 @@ import (
 // ArchiveCheck is Base judged also by the title of the missing page's
 // archived copy (Needs.Archive), where an archive has one: a person who
 // has the old page compares its title with the candidate's. The
-// candidates are Base's; only the confidence changes:
-//
-//   - a first candidate whose title is the archived title (the same words
-//     in the same order, or the same once both lose their site's suffix
-//     after a title separator, on the same site: the missing page's host
-//     or the same suffix) scores at least ArchiveAgree, if Base's
-//     confidence is ArchiveSupport or more;
-//   - one whose title shares fewer than half of the archived title's own
-//     words (the site's words left out, numbers kept) scores at most
-//     ArchiveDisagree,
-//     below DefaultThreshold: on the corpora, every answer above the
-//     threshold whose title was not the archived one was wrong;
-//   - otherwise (a title edited since, a title that another of the first
-//     ten candidates has too, or no archived copy) the confidence is
-//     Base's.
+// candidates are Base's; ArchiveCheck marks its outcome (Seen.
+// ArchiveChecked) so that the judge compares the titles: a first
+// candidate whose title is the archived title (the same words in the same
+// order, or the same once both lose their site's suffix after a title
+// separator, on the same site: the missing page's host or the same
+// suffix) gives SignalArchiveAgrees; one whose title shares fewer than
+// half of the archived title's own words (the site's words left out,
+// numbers kept) gives SignalArchiveDisagrees; a title edited since, a
+// title that another of the first ten candidates has too, or no archived
+// copy give neither. What each weighs is the judge's fit.
 type ArchiveCheck struct {
 	Base Strategy
 }
-
-// ArchiveAgree is the least confidence ArchiveCheck gives a first
-// candidate whose title is the archived title.
-const ArchiveAgree = 0.95
-
-// ArchiveSupport is the least confidence of Base's that an agreeing
-// archived title raises: a title the backlinks' anchors do not support at
-// all is as often a sibling's that happens to bear the old title (a page
-// of the same template, or one whose own title changed since).
-const ArchiveSupport = 0.25
-
-// ArchiveDisagree is the most confidence ArchiveCheck gives a first
-// candidate whose title shares less than half of the archived title's
-// words.
-const ArchiveDisagree = 0.5
 
 // Name returns Base's name followed by "+archive-check".
 func (s ArchiveCheck) Name() string { return s.Base.Name() + "+archive-check" }

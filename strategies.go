@@ -509,23 +509,12 @@ func fetchText(ctx context.Context, f filter.Fetcher, uri string) (string, []byt
 
 // FusionSupport is the fused score (Fusion's Result.Score, a share of the
 // most a candidate can get) at which enough of a fusion's queries agree on
-// a candidate: about one in seven ranking it first. It was chosen on every
-// corpus of ours (lab/README), once Confidence told a release's siblings
-// apart (siblingURI, otherVersion): 0.2 answered 1.4 points fewer moved
-// pages on average over the held-out corpora, 0.1 the same as 0.15 with
-// one more false suggestion for a deleted page.
+// a candidate, about one in seven ranking it first, that the judge's
+// SignalFusionSupport is 1: the signal is the first candidate's score over
+// FusionSupport, at most 1. A page that one query alone ranks high is
+// often a sibling of a page that is gone; how much that counts is the
+// judge's fitted weight.
 const FusionSupport = 0.15
-
-// support returns what Rerank scales a fusion's Confidence by: the first
-// candidate's Result.Score as a share of FusionSupport, at most 1. A page
-// that one query alone ranks high is often a sibling of a page that is
-// gone.
-func support(candidates []lexsig.Result) float64 {
-	if len(candidates) == 0 {
-		return 1
-	}
-	return min(1, candidates[0].Score/FusionSupport)
-}
 
 // reorder orders the first depth candidates of out anew. With Fetch it
 // returns the headings of the pages it fetched, by URI.

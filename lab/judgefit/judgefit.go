@@ -184,10 +184,11 @@ type Judged struct {
 }
 
 // CrossValidate judges the records of each of folds groups of sites (the
-// sites in sorted order, dealt in turn) by a calibrated model
-// (FitCalibrated) fitted on the other groups, and returns them in the
-// order given: LeaveOneOut's check at a fraction of its cost, for choosing
-// signals.
+// sites in sorted order, dealt in turn) by the regression (Fit, without
+// calibration) fitted on the other groups, and returns them in the order
+// given: LeaveOneOut's check at a fraction of its cost, for choosing
+// signals (the calibration, which keeps the order of the probabilities,
+// changes little of which signals help).
 func CrossValidate(records []Record, opts Options, folds int) ([]Judged, error) {
 	if opts.Signals == nil {
 		opts.Signals = SignalNames(records)
@@ -202,7 +203,7 @@ func CrossValidate(records []Record, opts Options, folds int) ([]Judged, error) 
 				train = append(train, r)
 			}
 		}
-		m, err := FitCalibrated(train, opts)
+		m, err := Fit(train, opts)
 		if err != nil {
 			return nil, fmt.Errorf("judgefit: without fold %d: %w", k, err)
 		}

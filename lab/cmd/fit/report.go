@@ -222,7 +222,7 @@ func (r *report) ablationTable(w io.Writer) {
 	}
 	fmt.Fprintln(w, "## Each signal on sites it was not fitted on")
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "A signal stays only if it helps sites it was not fitted on. Starting from every signal (log loss %.5f over %d groups of sites, each judged by a model fitted and calibrated on the others), each step leaves out the signal whose absence lowers that log loss most, until leaving any out makes it higher.\n\n", r.ablation[0].logLoss, ablationFolds)
+	fmt.Fprintf(w, "A signal stays only if it helps sites it was not fitted on. Starting from every signal (log loss %.5f over %d groups of sites, each judged by a regression fitted on the others), each step leaves out the signal whose absence lowers that log loss most, until leaving any out makes it higher.\n\n", r.ablation[0].logLoss, ablationFolds)
 	if len(r.ablation) == 1 {
 		fmt.Fprintln(w, "Every signal helps: none was left out.")
 		fmt.Fprintln(w)
