@@ -770,16 +770,12 @@ func (c *Clues) siteWordsNow() map[string]bool {
 	return out
 }
 
-// pathWords returns the words of a URI's path and query as URLWords does,
-// and besides the parts of each that a name's capitals or digits set apart
-// ("classEigen_1_1FullPivLU" gives class, eigen, fullpivlu, piv, lu, full
-// besides the words Tokenize finds).
-func pathWords(uri string) []string {
-	u, err := url.Parse(uri)
-	if err != nil {
-		return nil
-	}
-	out := URLWords(uri)
+// pathWords returns the words of u's path and query, words (as URLWords
+// finds them) first, and besides the parts of each that a name's capitals
+// or digits set apart ("classEigen_1_1FullPivLU" gives class, eigen,
+// fullpivlu, piv, lu, full besides the words Tokenize finds).
+func pathWords(u *url.URL, words []string) []string {
+	out := slices.Clone(words)
 	for field := range strings.FieldsFuncSeq(u.Path+" "+u.RawQuery, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {

@@ -188,7 +188,7 @@ func TestOtherName(t *testing.T) {
 // TestPathWords: a path's names give their capitalised and numbered
 // parts besides the words Tokenize finds.
 func TestPathWords(t *testing.T) {
-	got := pathWords("https://eigen.tuxfamily.org/dox/classEigen_1_1FullPivLU-members.html")
+	got := newTarget("https://eigen.tuxfamily.org/dox/classEigen_1_1FullPivLU-members.html").pathWords
 	for _, w := range []string{"dox", "eigen", "fullpivlu", "class", "full", "piv", "lu", "members"} {
 		if !slices.Contains(got, w) {
 			t.Errorf("pathWords lacks %q: %v", w, got)
@@ -197,7 +197,7 @@ func TestPathWords(t *testing.T) {
 	if slices.Contains(got, "html") {
 		t.Errorf("pathWords holds the file type: %v", got)
 	}
-	if got := pathWords("%zz"); got != nil {
+	if got := newTarget("%zz").pathWords; got != nil {
 		t.Errorf("pathWords of a broken URI = %v, want nil", got)
 	}
 }

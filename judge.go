@@ -356,8 +356,8 @@ func (c *Clues) linkedApart(uri string) bool {
 	defer c.mu.Unlock()
 	if c.linked == nil {
 		c.linked = map[string]bool{}
-		for _, e := range c.Evidence {
-			if !e.Kept || e.page == nil || e.page.Doc == nil {
+		for _, e := range c.kept() {
+			if e.page == nil || e.page.Doc == nil {
 				continue
 			}
 			for _, l := range e.page.Doc.Outlinks() {

@@ -45,7 +45,7 @@ func newTarget(uri string) *target {
 	t.base = path.Base(u.Path)
 	t.words = URLWords(uri)
 	t.slug = SlugWords(uri)
-	t.pathWords = pathWords(uri)
+	t.pathWords = pathWords(u, t.words)
 	t.named = withWords(nil, t.pathWords)
 	for _, kind := range pageKinds {
 		if strings.HasPrefix(t.base, kind) {
