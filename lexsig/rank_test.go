@@ -365,13 +365,10 @@ func TestRankCancel(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(t.Context())
 			go func() { <-started; cancel() }()
-			start := time.Now()
+			// The DF lookups block until ctx is done: Rank returns only by the cancel.
 			_, err := Rank(ctx, tf, df)
 			if !errors.Is(err, context.Canceled) || err != context.Canceled {
 				t.Errorf("Rank error = %v, want context.Canceled itself", err)
-			}
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("Rank took %v to return after cancel", d)
 			}
 		})
 	}

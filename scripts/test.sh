@@ -71,15 +71,15 @@ echo "== the API record (api/) is the code's" >&2
 bash scripts/api.sh -check
 
 for mod in . lab; do
-	echo "== $mod: vet, staticcheck, tests" >&2
+	echo "== $mod: vet, staticcheck, tests (at ${SECONDS}s)" >&2
 	(cd "$mod" && go vet ./... && go run "$staticcheck" ./... && go test -race -count=1 "$@" ./...)
 done
 
-echo "== lab: the experiment's ranks equal Finder.Find's" >&2
+echo "== lab: the experiment's ranks equal Finder.Find's (at ${SECONDS}s)" >&2
 (cd lab && go test -count=1 -run '^TestEvaluateIsFind$' -v ./eval/ | grep -E '^(---|ok|FAIL|\s+equivalence_test)')
 
 if [ "$fuzztime" != 0 ]; then
-	echo "== fuzz targets, $fuzztime each (x: inputs)" >&2
+	echo "== fuzz targets, $fuzztime each (x: inputs) (at ${SECONDS}s)" >&2
 	n=0
 	for file in $(git ls-files '*_test.go' | xargs grep -l '^func Fuzz'); do
 		dir=$(dirname "$file")
@@ -97,3 +97,4 @@ if [ "$fuzztime" != 0 ]; then
 	done
 	echo "fuzzed $n targets" >&2
 fi
+echo "== done in ${SECONDS}s" >&2

@@ -681,15 +681,12 @@ func TestFindCancel(t *testing.T) {
 		<-arrived
 		cancel()
 	}()
-	start := time.Now()
+	// The engine never answers: only the cancel ends the run.
 	var stdout, stderr bytes.Buffer
 	args := []string{"-store", db, "-method", "paper", "-search", "google", "-search-url", srv.URL, "-key", "k", "-cx", "c", "-df", "search", "-rate", "inf", target}
 	err := runFind(ctx, &env{stdout: &stdout, stderr: &stderr}, args)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("runFind = %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("run took %v after the cancel, want it prompt", d)
 	}
 }
 

@@ -70,16 +70,13 @@ func TestDoCancelled(t *testing.T) {
 	block := make(chan struct{})
 	defer close(block)
 	go func() { time.Sleep(10 * time.Millisecond); cancel() }()
-	start := time.Now()
+	// fn never returns before the test ends: Do must return on the cancel alone.
 	err := par.Do(ctx, 3, 3, func(ctx context.Context, i int) error {
 		<-block // ignores its context, as a badly behaved provider might
 		return nil
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Do = %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Do returned after %v, want promptly", d)
 	}
 }
 

@@ -392,16 +392,14 @@ func TestFetchNeverAnswers(t *testing.T) {
 			c := testClient(t)
 			c.Attempts = 2
 			tt.client(c)
-			start := time.Now()
+			// The server never answers: a Fetch that ignored its Timeout would hang
+			// until the test binary's -timeout fails it.
 			page, err := c.Fetch(context.Background(), srv.URL+"/hang")
 			if !errors.Is(err, ErrTimeout) {
 				t.Fatalf("Fetch = %v, %v; want ErrTimeout", page, err)
 			}
 			if errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("Fetch error = %v, should not look like the caller's deadline", err)
-			}
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("Fetch took %v, want about 2 × 100ms", d)
 			}
 			if got := n.get("/hang"); got != 2 {
 				t.Errorf("requests = %d, want 2", got)
@@ -435,13 +433,10 @@ func TestFetchTrickle(t *testing.T) {
 	c := testClient(t)
 	c.Attempts = 2
 	c.Timeout = 150 * time.Millisecond
-	start := time.Now()
+	// The body never ends: without the Timeout, Fetch hangs until -timeout.
 	page, err := c.Fetch(context.Background(), srv.URL+"/slow")
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("Fetch = %v, %v; want ErrTimeout", page, err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Fetch took %v, want about 2 × 150ms", d)
 	}
 }
 
@@ -650,13 +645,10 @@ func TestFetchCancel(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			defer cancel()
-			start := time.Now()
+			// The server holds the request until it ends: only ctx ends it.
 			page, err := c.Fetch(ctx, srv.URL+"/x")
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("Fetch = %v, %v; want context.DeadlineExceeded", page, err)
-			}
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("Fetch returned %v after it was called, want about 100ms", d)
 			}
 		})
 	}

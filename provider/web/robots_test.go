@@ -253,12 +253,9 @@ func TestRobotsWaiterCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	start := time.Now()
+	// robots.txt never comes: only ctx ends the wait.
 	if _, err := c.Fetch(ctx, srv.URL+"/b"); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("waiting Fetch = %v, want context.DeadlineExceeded", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("waiting Fetch returned after %v, want about 50ms", d)
 	}
 	cancelFirst()
 	if err := <-firstDone; !errors.Is(err, context.Canceled) {
