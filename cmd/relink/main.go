@@ -226,8 +226,10 @@ fix -fail-on names.
 
 // version returns the module's version from the build information, or
 // "(devel)" when it has none, and the commit it was built from when the
-// build recorded one (a build in a git work tree; `go install
-// ...@VERSION` records the version alone).
+// build recorded one (a build in a git work tree, where Go takes the
+// version from the commit's tag). `go install ...@VERSION` records no
+// commit: a pseudo-version names its commit, and a release is named by
+// its tag and the module's checksum (go.sum's h1: hash), printed instead.
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -252,13 +254,37 @@ func versionOf(info *debug.BuildInfo) string {
 			modified = s.Value == "true"
 		}
 	}
-	if rev != "" {
+	switch {
+	case rev != "":
 		v += " commit " + rev[:min(len(rev), 12)]
 		if modified {
 			v += " with uncommitted changes"
 		}
+	case pseudoCommit(v) != "":
+		v += " commit " + pseudoCommit(v)
+	case info.Main.Sum != "":
+		v += " sum " + info.Main.Sum
 	}
 	return v
+}
+
+// pseudoCommit returns the commit prefix a pseudo-version ends with
+// (v0.0.0-20261202083000-8fb7913a0c1d, or vX.Y.Z-pre.0.TIME-COMMIT), or
+// "" when v is none.
+func pseudoCommit(v string) string {
+	v, _, _ = strings.Cut(v, "+")
+	i := strings.LastIndexByte(v, '-')
+	if i < 15 {
+		return ""
+	}
+	commit, stamp := v[i+1:], v[i-14:i]
+	if len(commit) != 12 || strings.Trim(commit, "0123456789abcdef") != "" || strings.Trim(stamp, "0123456789") != "" {
+		return ""
+	}
+	if sep := v[i-15]; sep != '-' && sep != '.' {
+		return ""
+	}
+	return commit
 }
 
 // usageError is a command line that cannot work: exit code 2.

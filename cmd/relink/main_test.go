@@ -67,6 +67,12 @@ func TestVersionOf(t *testing.T) {
 			Settings: append(slices.Clone(rev), debug.BuildSetting{Key: "vcs.modified", Value: "true"})},
 			"v1.0.1-0.20261202083000-8fb7913a0c1d+dirty commit 8fb7913a0c1d with uncommitted changes"},
 		{"short revision", debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}}}, "(devel) commit abc"},
+		{"go install @version with its sum", debug.BuildInfo{Main: debug.Module{Version: "v1.0.0", Sum: "h1:abc="}}, "v1.0.0 sum h1:abc="},
+		{"go install @commit", debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261202083000-8fb7913a0c1d", Sum: "h1:abc="}},
+			"v0.0.0-20261202083000-8fb7913a0c1d commit 8fb7913a0c1d"},
+		{"go install @commit after a tag", debug.BuildInfo{Main: debug.Module{Version: "v1.0.1-0.20261202083000-8fb7913a0c1d"}},
+			"v1.0.1-0.20261202083000-8fb7913a0c1d commit 8fb7913a0c1d"},
+		{"a prerelease, no pseudo-version", debug.BuildInfo{Main: debug.Module{Version: "v1.1.0-rc.1"}}, "v1.1.0-rc.1"},
 	}
 	for _, tt := range tests {
 		if got := versionOf(&tt.info); got != tt.want {

@@ -6,8 +6,9 @@
 package useragent
 
 const (
-	// Version is the relink version Default names.
-	Version = "0.1.0"
+	// Version is the relink release Default names: the newest version
+	// of the CHANGELOG (TestVersionIsTheChangelogs).
+	Version = "1.0.0"
 	// Default is the User-Agent relink sends unless a program sets its own:
 	// the product token "relink" (the token robots.txt groups match), its
 	// version, and where to read about it.
