@@ -101,7 +101,8 @@
 //
 // # Programs
 //
-// The tool is cmd/relink (corpus, find, fix, signature, soft404); fix runs
+// The tool is cmd/relink (corpus, df, find, fix, review, signature,
+// soft404, worker); fix runs
 // a Finder's stages over many dead links with caches shared by the run,
 // then the URL rules, and writes with package repair. The examples
 // directory holds small programs that show the library: a Finder over a

@@ -98,3 +98,38 @@ func TestREADMEShort(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMELibrary checks that the README's Go lines are
+// examples/store's, in their order, so that they compile and run (its
+// TestRun) as the README shows them.
+func TestREADMELibrary(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "```go\n")
+	block, _, _ = strings.Cut(block, "```")
+	if !ok || strings.TrimSpace(block) == "" {
+		t.Fatal("README.md has no Go block")
+	}
+	prog, err := os.ReadFile("examples/store/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(prog), "\n")
+	i := 0
+	for _, want := range strings.Split(block, "\n") {
+		want = strings.TrimSpace(want)
+		if want == "" {
+			continue
+		}
+		for i < len(lines) && strings.TrimSpace(lines[i]) != want {
+			i++
+		}
+		if i == len(lines) {
+			t.Errorf("README.md's Go line %q is not in examples/store/main.go (after the lines before it)", want)
+			return
+		}
+		i++
+	}
+}

@@ -54,7 +54,7 @@ Methods (-method): best (the default: the library's default method,
 currently %s), paper, and %s.
 paper is the paper's method (§3), set with -depth, -backlinks, -radius,
 -terms, -links (or -exclude-nav) and -or; giving one of these without
--method means -method paper, as it did for rediscover. -backlinks also
+-method means -method paper. -backlinks also
 sets the backlinks of the other methods. The archive-* methods read the
 page's archived copy: they need -archive.
 

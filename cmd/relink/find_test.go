@@ -76,8 +76,7 @@ func TestFindJSON(t *testing.T) {
 	}
 }
 
-// TestFindText runs with -terms alone, which means the paper's method, as
-// it did for rediscover.
+// TestFindText runs with -terms alone, which means the paper's method.
 func TestFindText(t *testing.T) {
 	db := buildStore(t)
 	r := mustRun(t, "find", "-store", db, "-terms", "2", "-keep-missing", "https://example.org/guides/sourdough-starter.html")

@@ -40,7 +40,7 @@ func main() {
 func run(ctx context.Context, path, uri string, w io.Writer) error {
 	// ReadOnly: a reader never creates or changes a store. Without it,
 	// Open would create a new, empty store for a path that has none.
-	s, err := store.Open(path, &store.Options{ReadOnly: true})
+	s, err := store.Open(path, &store.Options{ReadOnly: true}) // a store built by relink corpus
 	if err != nil {
 		return err
 	}
@@ -72,6 +72,11 @@ func run(ctx context.Context, path, uri string, w io.Writer) error {
 	}
 	for _, c := range res.Candidates {
 		fmt.Fprintf(w, "%d %s %q\n", c.Rank, c.URI, c.Title)
+	}
+	if res.Found { // the first candidate reached the threshold
+		fmt.Fprintf(w, "found %s (confidence %.2f)\n", res.Candidates[0].URI, res.Confidence)
+	} else {
+		fmt.Fprintf(w, "not found (confidence %.2f)\n", res.Confidence)
 	}
 	return nil
 }

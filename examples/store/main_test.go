@@ -41,6 +41,7 @@ query: sourdough OR starter
 query: active alive
 query: active alive bakery
 1 https://example.org/guides/starter-care.html "Caring for a sourdough starter"
+found https://example.org/guides/starter-care.html (confidence 1.00)
 `
 	if got := out.String(); got != want {
 		t.Errorf("output:\n%s\nwant:\n%s", got, want)
