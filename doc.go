@@ -1,6 +1,23 @@
 // Package relink finds where a missing web page went, using only the pages
 // that link to it.
 //
+// A Finder looks for one missing URI with a Strategy (nil: Default, the
+// project's best method) and returns the candidates, an audit trail of
+// every backlink page (kept, or why not) and a confidence that the first
+// candidate is the page. Its four providers are interfaces; package
+// provider/store gives all four from one SQLite file that relink corpus
+// builds, and provider/web, provider/site and the search engines' packages
+// serve the live web:
+//
+//	f := &relink.Finder{Backlinks: provider, Fetcher: fetcher, DF: df, Searcher: searcher}
+//	res, err := f.Find(ctx, "https://example.com/old/page.html")
+//	if errors.Is(err, relink.ErrNoQuery) {
+//		// no backlink gave a word: res.Backlinks says why
+//	}
+//	if err == nil && res.Found {
+//		fmt.Println(res.Candidates[0].URI, res.Confidence)
+//	}
+//
 // The method is Ware, Klein and Nelson's "An Evaluation of Link Neighborhood
 // Lexical Signatures to Rediscover Missing Web Pages": take the pages that
 // link to the missing URI (its backlinks), keep the ones that pass five
@@ -11,8 +28,8 @@
 // best setting is level-1 backlinks, anchor text only, the top 10 backlinks
 // and 4 terms.
 //
-// Every stage is a small package that can be used alone, and every source of
-// data is an interface the caller plugs in:
+// Every stage of the method is a small package that can be used alone,
+// and every source of data is an interface the caller plugs in:
 //
 //	uri, _ := canon.Canonicalize("HTTP://Example.com:80/old/page.html#top")
 //	links, _ := backlink.Neighborhood(ctx, provider, uri, 1, 10)
@@ -27,19 +44,6 @@
 //	}
 //	terms, _ := lexsig.Rank(ctx, tf, df)
 //	results, _ := searcher.Search(ctx, lexsig.Signature(terms).Top(4).Query(lexsig.Conjunctive), 10)
-//
-// A Finder runs these stages for one missing URI with a Strategy and
-// returns the candidates, an audit trail of every backlink page (kept, or
-// why not) and a confidence that the first candidate is the page:
-//
-//	f := &relink.Finder{Backlinks: provider, Fetcher: fetcher, DF: df, Searcher: searcher}
-//	res, err := f.Find(ctx, "https://example.com/old/page.html")
-//	if errors.Is(err, relink.ErrNoQuery) {
-//		// no backlink gave a word: res.Backlinks says why
-//	}
-//	if err == nil && res.Found {
-//		fmt.Println(res.Candidates[0].URI, res.Confidence)
-//	}
 //
 // Find is the stages Clues (the neighborhood a Strategy needs, each page
 // inspected with Gather and Inspect), the Strategy's Find, and Answer (the
