@@ -314,16 +314,9 @@ func (s Fusion) Needs() Needs { return needsOf(s.Members) }
 
 // Find runs every member and fuses their candidates.
 func (s Fusion) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
-	k := cmp.Or(s.K, DefaultFusionK)
 	total := &Outcome{}
-	type entry struct {
-		res   lexsig.Result
-		score float64
-		best  int
-	}
-	byURI := map[string]*entry{}
 	asked := map[string]bool{}
-	counted := 0
+	var lists [][]lexsig.Result
 	for _, m := range s.Members {
 		o, err := m.Find(ctx, c, t)
 		if err != nil {
@@ -334,31 +327,63 @@ func (s Fusion) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 		if !askNew(asked, o.Queries) {
 			continue
 		}
-		counted++
-		for i, r := range o.Candidates {
+		lists = append(lists, o.Candidates)
+	}
+	fused := rankFusion(s.K, lists)
+	for _, f := range fused[:min(len(fused), orDefault(t.Results, DefaultResults))] {
+		total.Candidates = append(total.Candidates, f.Result)
+	}
+	return total, nil
+}
+
+// rankedEntry is one result of rankFusion: the result as the first list
+// that held it gave it, with the fused rank and score, and the indexes of
+// the lists that held it.
+type rankedEntry struct {
+	lexsig.Result
+	lists []int
+	sum   float64
+	best  int
+}
+
+// rankFusion is the reciprocal rank fusion of Fusion and SearchFusion:
+// each result scores the sum of 1/(k + rank) over the lists that hold it
+// (rank its position there, 1 first; k zero means DefaultFusionK), and
+// results come in order of that sum, then of their best rank in a list,
+// then of URI. Each result is the one the first list that held it gave,
+// its Rank its fused rank and its Score its sum as a share of the most
+// a result can get, first in every list: 1 when they all rank it first.
+func rankFusion(k float64, lists [][]lexsig.Result) []rankedEntry {
+	k = cmp.Or(k, DefaultFusionK)
+	byURI := map[string]*rankedEntry{}
+	for l, list := range lists {
+		for i, r := range list {
 			e := byURI[r.URI]
 			if e == nil {
-				e = &entry{res: r, best: i + 1}
+				e = &rankedEntry{Result: r, best: i + 1}
 				byURI[r.URI] = e
 			}
-			e.score += 1 / (k + float64(i+1))
+			if !slices.Contains(e.lists, l) {
+				e.lists = append(e.lists, l)
+			}
+			e.sum += 1 / (k + float64(i+1))
 			e.best = min(e.best, i+1)
 		}
 	}
-	entries := make([]*entry, 0, len(byURI))
+	entries := make([]*rankedEntry, 0, len(byURI))
 	for _, e := range byURI {
 		entries = append(entries, e)
 	}
-	slices.SortFunc(entries, func(a, b *entry) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.best, b.best), strings.Compare(a.res.URI, b.res.URI))
+	slices.SortFunc(entries, func(a, b *rankedEntry) int {
+		return cmp.Or(cmp.Compare(b.sum, a.sum), cmp.Compare(a.best, b.best), strings.Compare(a.URI, b.URI))
 	})
-	most := float64(counted) / (k + 1)
-	for i, e := range entries[:min(len(entries), orDefault(t.Results, DefaultResults))] {
-		r := e.res
-		r.Rank, r.Score = i+1, e.score/most
-		total.Candidates = append(total.Candidates, r)
+	most := float64(len(lists)) / (k + 1)
+	out := make([]rankedEntry, len(entries))
+	for i, e := range entries {
+		out[i] = *e
+		out[i].Rank, out[i].Score = i+1, e.sum/most
 	}
-	return total, nil
+	return out
 }
 
 // askNew records queries in asked and reports whether one of them was

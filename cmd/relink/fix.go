@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -34,7 +35,7 @@ const (
 )
 
 const fixHelp = `
-usage: relink fix [-store FILE [-queue]] [-in FILE] [-format auto|urls|pairs|lychee|muffet|linkchecker]
+usage: relink fix [-store FILE [-queue]] [-site-index=false] [-in FILE] [-format auto|urls|pairs|lychee|muffet|linkchecker]
                   [-o jsonl|csv|md|nginx|apache|netlify] [-out FILE] [-threshold T]
                   [-state FILE] [-rewrite DIR [-write] [-base URL]] [-decisions FILE]
                   [-fail-on LIST] [live flags as for relink find]
@@ -119,8 +120,8 @@ With -store alone the store serves as the whole web (pages, backlinks,
 search and document frequencies); -fetch web, -search ENGINE, -df and
 -archive replace parts of it, as for relink find (see relink help find).
 Without -store the backlinks are the report's sources (and -backlinks-from
-mediawiki) and pages come from the web. Without -store and -search (or
-with -search site), each dead link's own site is the index, with no key: its robots.txt sitemaps
+mediawiki) and pages come from the web, and each dead link's own site is
+the index, with no key (-search site names it): its robots.txt sitemaps
 and a crawl of at most 40 requests a host and 10 more for each of its
 dead links, 2,000 a host (robots.txt, one request a second to a host or its
 Crawl-delay, never another host), led by the dead link's
@@ -128,9 +129,18 @@ anchor texts, URL words and archived title, with every other request
 taken from the sitemap, its URLs dated after the archived copy (or its
 newest) first, fill a store per host under
 -cache (sites/, kept for -cache-age and shared by the host's dead links),
-which is searched and gives the document frequencies unless -df table; a
-root that redirects to another host has that host crawled. With -search
-ENGINE, -df search or table is needed.
+which is searched and gives the document frequencies unless -df table
+(or -df search); a root that redirects to another host has that host
+crawled. -search ENGINE adds the engine: each query asks the site's
+store (100 results, or -results) and the engine (one request's worth, or
+-results) and fuses their lists by the default method's reciprocal rank
+fusion; the evidence says which list each candidate came from ("lists":
+site, the engine or both). An engine that fails (a spent quota) leaves
+the site's answers, said once on standard error and in each result's
+evidence; a site that gave no page leaves the engine alone when the
+document frequencies are not the site's. -site-index=false searches with
+the engine alone, as before the site index: -df search or table is then
+needed.
 
 -queue, with a postgres:// -store, puts the dead links on a queue in the
 store's database instead of looking for them here, and waits for relink
@@ -161,16 +171,20 @@ type fixConfig struct {
 	threshold                          float64
 	concurrency, pageBudget            int
 	results                            int
-	failOn                             listFlag
+	// siteResults is the results each query asks of the site index:
+	// -results, or storeResults.
+	siteResults int
+	failOn      listFlag
 	// queue is -queue; settings are the flags a worker needs to look
 	// for the dead links as this process would (queueSettings), and
 	// workerOwn the flags given that are each worker's own, not queued.
 	queue     bool
 	settings  []string
 	workerOwn []string
-	// siteIndex: no -store and no -search, each dead link's site is the
-	// index (fix_site.go).
-	siteIndex bool
+	// siteIndex: no -store, each dead link's site is the index
+	// (fix_site.go), fused with -search ENGINE's answers when there is
+	// one. siteIndexOn is -site-index.
+	siteIndex, siteIndexOn bool
 }
 
 func fixFlags() (*flag.FlagSet, *fixConfig) {
@@ -193,6 +207,7 @@ func fixFlags() (*flag.FlagSet, *fixConfig) {
 	fs.IntVar(&c.concurrency, "concurrency", defaultFixConcurrency, fmt.Sprintf("dead links looked for at once, 1 to %d", maxFixConcurrency))
 	fs.IntVar(&c.results, "results", 0, fmt.Sprintf("results each query asks the search engine for, 1 to %d; 0 means as many as one request brings (the store: %d)", maxResults, storeResults))
 	fs.IntVar(&c.pageBudget, "page-budget", defaultPageBudget, "`MB` of inspected backlink pages kept for the other dead links")
+	fs.BoolVar(&c.siteIndexOn, "site-index", true, "without -store, search each dead link's own site (its sitemaps and a crawl), fused with -search ENGINE's answers; false leaves the engine alone")
 	fs.BoolVar(&c.queue, "queue", false, "with a postgres:// -store, put the dead links on the database's queue for relink worker processes and wait for their results")
 	c.register(fs)
 	return fs, &c
@@ -207,12 +222,17 @@ func joinNames[S ~string](names []S) string {
 	return strings.Join(s, ", ")
 }
 
-// checkNoStore checks a command line without -store: with -search ENGINE
-// the engine searches and -df search or table is needed; without one the
-// site index serves (pages from the web, document frequencies the site's
-// unless -df table).
+// checkNoStore checks a command line without -store. The site index
+// serves (pages from the web, document frequencies the site's unless -df
+// search or table), fused with -search ENGINE's answers when there is
+// one; with -site-index=false the engine searches alone and -df search or
+// table is needed.
 func (c *fixConfig) checkNoStore(set map[string]bool) error {
-	if c.search != "store" {
+	engine := c.search != "store"
+	if !c.siteIndexOn {
+		if !engine {
+			return usagef("-site-index=false needs -search ENGINE (or -store): something must search")
+		}
 		for _, r := range []struct {
 			ok   bool
 			need string
@@ -221,7 +241,7 @@ func (c *fixConfig) checkNoStore(set map[string]bool) error {
 			{c.dfKind != "store", "-df search or -df table"},
 		} {
 			if !r.ok {
-				return usagef("without -store, %s is needed", r.need)
+				return usagef("without -store and the site index, %s is needed", r.need)
 			}
 		}
 		return nil
@@ -229,10 +249,10 @@ func (c *fixConfig) checkNoStore(set map[string]bool) error {
 	switch {
 	case set["fetch"] && c.fetch != "web":
 		return usagef("-fetch store needs -store")
-	case c.dfKind == "search":
+	case c.dfKind == "search" && !engine:
 		return usagef("-df search needs -search ENGINE, whose hit counts it takes")
 	case c.dfKind == "store" && c.dfCache != "":
-		return usagef("-df-cache keeps one source's numbers: without -store and -search each site has its own (use -df table)")
+		return usagef("-df-cache keeps one source's numbers: without -store each site has its own (use -df table)")
 	}
 	c.fetch, c.siteIndex = "web", true
 	return nil
@@ -251,8 +271,11 @@ func parseFix(args []string) (*fixConfig, error) {
 	if c.search == siteSearch {
 		// The site index is no engine: it is what serves without -store
 		// and -search (checkNoStore), named.
-		if c.storePath != "" {
+		switch {
+		case c.storePath != "":
 			return nil, usagef("-search site is without -store: the store searches itself")
+		case !c.siteIndexOn:
+			return nil, usagef("-search site and -site-index=false contradict each other")
 		}
 		c.search = "store"
 	}
@@ -300,6 +323,9 @@ func parseFix(args []string) (*fixConfig, error) {
 			return nil, usagef("bad -fail-on %s: want verdicts among %s", quoteArg(v), joinNames(repair.Verdicts()))
 		}
 	}
+	if c.storePath != "" && set["site-index"] {
+		return nil, usagef("-site-index is without -store: the store searches itself")
+	}
 	if c.storePath == "" && slices.Contains(c.backlinksFrom, "store") {
 		return nil, usagef("-backlinks-from store needs -store")
 	}
@@ -317,6 +343,7 @@ func parseFix(args []string) (*fixConfig, error) {
 		}
 		c.settings, c.workerOwn = queueSettings(fs)
 	}
+	c.siteResults = cmp.Or(c.results, storeResults)
 	if c.results == 0 {
 		c.results = autoResults(c.search)
 	}
@@ -376,7 +403,7 @@ func runFix(ctx context.Context, e *env, args []string) (err error) {
 
 	fx := newFixer(sv, st, c)
 	if c.siteIndex {
-		if fx.site, err = newSiteIndexes(sv, c); err != nil {
+		if fx.site, err = newSiteIndexes(sv, c, e.stderr); err != nil {
 			return err
 		}
 		fx.site.expect(links)

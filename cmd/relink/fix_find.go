@@ -54,8 +54,9 @@ type fixer struct {
 	// results is the Finder's Results: how many results each query asks
 	// for.
 	results int
-	// site, without -store and -search, makes each dead link's site its
-	// index (fix_site.go); nil otherwise.
+	// site, without -store, makes each dead link's site its index,
+	// fused with the engine's answers when there is one (fix_site.go);
+	// nil otherwise.
 	site *siteIndexes
 }
 
@@ -85,6 +86,11 @@ func newFixer(sv *services, st openedStore, c *fixConfig) *fixer {
 	}
 	if c.threshold == 0 {
 		fx.finderThreshold = -1
+	}
+	if c.siteIndex {
+		// The site's list and the engine's are fused whole: the site's
+		// as deep as without an engine.
+		fx.results = max(c.results, c.siteResults)
 	}
 	if sv.arch != nil {
 		fx.archive = countingFetcher{f: sv.arch.log.Fetcher, service: serviceArchive}
@@ -162,7 +168,10 @@ func (fx *fixer) find(ctx context.Context, l repair.DeadLink, r *repair.Result) 
 	)
 	clues, err := f.Clues(ctx, target, s.Needs())
 	if err == nil && fx.site != nil {
-		err = fx.site.prepare(ctx, f, clues, old, r)
+		var fused *fusedSearch
+		if fused, err = fx.site.prepare(ctx, f, clues, old, r); fused != nil {
+			defer fused.note(r)
+		}
 	}
 	if err == nil {
 		var o *relink.Outcome

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/linkrot/relink"
@@ -21,11 +24,15 @@ import (
 	"github.com/linkrot/relink/repair"
 )
 
-// Without -store and -search, fix takes the dead link's own site as the
-// index (package provider/site): the site's sitemaps and a crawl focused
-// by the dead link's clues fill a store per host, kept under -cache, which
-// the default method searches and, without -df table, takes document
-// frequencies from. Every answer is still checked live, as with an engine.
+// Without -store, fix takes the dead link's own site as the index
+// (package provider/site): the site's sitemaps and a crawl focused by the
+// dead link's clues fill a store per host, kept under -cache, which the
+// default method searches and, without -df table or search, takes
+// document frequencies from. With -search ENGINE, each query asks the
+// site's store and the engine at once and fuses their lists
+// (relink.SearchFusion, the default method's reciprocal rank fusion); an
+// engine that fails (a spent quota) leaves the site's answers, and the
+// result's evidence says so. Every answer is still checked live.
 
 // siteDir is the directory of the site indexes below -cache.
 const siteDir = "sites"
@@ -64,13 +71,26 @@ type siteIndexes struct {
 	// table).
 	siteDF bool
 	tmp    string // a directory of the run's own, removed at close; "" for -cache
+	// engine is -search ENGINE's searcher, fused with the site's store;
+	// nil for none. engineName names it in the evidence, engineLimit and
+	// siteLimit are the results each query asks of it and of the store.
+	engine                 lexsig.Searcher
+	engineName             string
+	engineLimit, siteLimit int
+	// warn tells standard error, once a run, that the engine failed.
+	warn     func(string)
+	warnOnce sync.Once
 }
 
 // newSiteIndexes makes the site index of a run: its stores under -cache
 // (or a temporary directory without one), its crawls through the run's
 // fetcher (the live web client behind the cache), counted as fetches.
-func newSiteIndexes(sv *services, c *fixConfig) (*siteIndexes, error) {
-	si := &siteIndexes{fetcher: countingFetcher{f: sv.fetcher, service: serviceFetch}, siteDF: c.dfKind == "store"}
+func newSiteIndexes(sv *services, c *fixConfig, stderr io.Writer) (*siteIndexes, error) {
+	si := &siteIndexes{fetcher: countingFetcher{f: sv.fetcher, service: serviceFetch}, siteDF: c.dfKind == "store", siteLimit: c.siteResults,
+		warn: func(msg string) { fmt.Fprintln(stderr, "relink fix:", msg) }}
+	if c.search != "store" {
+		si.engine, si.engineName, si.engineLimit = countingSearcher{sv.searcher}, c.search, c.results
+	}
 	dir := ""
 	if c.cacheOn() {
 		dir = filepath.Join(c.cacheDir, siteDir)
@@ -135,9 +155,12 @@ func (f crawlFetcher) Sitemaps(ctx context.Context, uri string) ([]string, error
 
 // prepare crawls the site of the dead link clues.URI with what clues
 // (and the archived copy, when there is one) tell of it, and points f's
-// Searcher, and its DF unless -df table, at the site's store. What the
-// crawl did goes to r's evidence.
-func (si *siteIndexes) prepare(ctx context.Context, f *relink.Finder, clues *relink.Clues, archived *filter.Page, r *repair.Result) error {
+// Searcher at the site's store, fused with the engine's answers when
+// there is one (the fusion returned, nil otherwise), and its DF, unless
+// -df table or search, at the store too. What the crawl did goes to r's
+// evidence. A site that gave no page leaves the engine alone when the
+// document frequencies are not the site's, and fails otherwise.
+func (si *siteIndexes) prepare(ctx context.Context, f *relink.Finder, clues *relink.Clues, archived *filter.Page, r *repair.Result) (*fusedSearch, error) {
 	job := siteidx.Job{Missing: clues.URI, Clues: siteidx.Clues{URI: clues.URI}, HostBudget: si.hostBudget(clues.URI)}
 	for _, p := range clues.Phrases() {
 		job.Clues.Anchors = append(job.Clues.Anchors, strings.Join(p.Words, " "))
@@ -152,22 +175,106 @@ func (si *siteIndexes) prepare(ctx context.Context, f *relink.Finder, clues *rel
 	job.Seeds = si.seeds(ctx, clues)
 	s, err := si.index.Build(ctx, job, confident(job.Clues))
 	if err != nil {
-		return fmt.Errorf("site index: %w", err)
+		return nil, fmt.Errorf("site index: %w", err)
 	}
 	rep := s.Report
 	r.Evidence = append(r.Evidence, repair.Evidence{Kind: "site", Detail: siteDetail(rep)})
 	docs, err := s.Store.Docs(ctx)
 	if err != nil {
-		return fmt.Errorf("site index: %w", err)
+		return nil, fmt.Errorf("site index: %w", err)
 	}
-	if docs == 0 {
-		return fmt.Errorf("%w: %s", errNoSitePages, siteDetail(rep))
+	switch {
+	case docs == 0 && si.engine != nil && !si.siteDF:
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "search", Detail: fmt.Sprintf("%s: %s's answers alone", errNoSitePages, si.engineName)})
+		f.Searcher = si.engine
+		return nil, nil
+	case docs == 0:
+		return nil, fmt.Errorf("%w: %s", errNoSitePages, siteDetail(rep))
 	}
-	f.Searcher = s.Store
 	if si.siteDF {
 		f.DF = s.Store
 	}
-	return nil
+	if si.engine == nil {
+		f.Searcher = s.Store
+		return nil, nil
+	}
+	fs := &fusedSearch{si: si, fusion: relink.SearchFusion{Sources: []relink.Source{
+		{Name: siteSearch, Searcher: s.Store, Limit: si.siteLimit},
+		{Name: si.engineName, Searcher: si.engine, Limit: si.engineLimit},
+	}}}
+	f.Searcher = fs
+	return fs, nil
+}
+
+// fusedSearch is the Searcher of one dead link with the site index and an
+// engine: the site's store and the engine fused (relink.SearchFusion),
+// recording which list each result came from and the engine's failures,
+// for the result's evidence. It is safe for concurrent use.
+type fusedSearch struct {
+	si     *siteIndexes
+	fusion relink.SearchFusion
+	mu     sync.Mutex
+	// from holds the sources of each result; asked counts the queries,
+	// failed those a source failed, firstErr the first failure.
+	from          map[string][]string
+	asked, failed int
+	firstErr      error
+}
+
+func (s *fusedSearch) Search(ctx context.Context, q lexsig.Query, limit int) ([]lexsig.Result, error) {
+	fused, err := s.fusion.Fuse(ctx, q, limit)
+	s.mu.Lock()
+	s.asked++
+	if err != nil {
+		s.failed++
+		if s.firstErr == nil {
+			s.firstErr = err
+		}
+	}
+	if s.from == nil {
+		s.from = map[string][]string{}
+	}
+	for _, r := range fused {
+		for _, src := range r.Sources {
+			if !slices.Contains(s.from[r.URI], src) {
+				s.from[r.URI] = append(s.from[r.URI], src)
+			}
+		}
+	}
+	s.mu.Unlock()
+	if fused == nil && err != nil {
+		return nil, err
+	}
+	if err != nil && ctx.Err() == nil {
+		s.si.warnOnce.Do(func() {
+			s.si.warn(fmt.Sprintf("a search failed (%v); the dead links go on with the lists that answered (each result's evidence says so)", err))
+		})
+	}
+	out := make([]lexsig.Result, len(fused))
+	for i, r := range fused {
+		out[i] = r.Result
+	}
+	return out, nil
+}
+
+// note adds to r's evidence which lists its candidates came from (the
+// site's, the engine's or both) and the queries a source failed.
+func (s *fusedSearch) note(r *repair.Result) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failed > 0 {
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "search", Detail: fmt.Sprintf(
+			"%d of %d queries answered without a list (%v): the fusion of the others", s.failed, s.asked, s.firstErr)})
+	}
+	var parts []string
+	for _, c := range r.Candidates {
+		if from := s.from[c.URI]; len(from) > 0 {
+			parts = append(parts, c.URI+" from "+strings.Join(from, " and "))
+		}
+	}
+	if len(parts) > 0 {
+		r.Evidence = append(r.Evidence, repair.Evidence{Kind: "lists", Detail: strings.Join(parts, "; ")})
+	}
 }
 
 // captureTime returns when an archived copy was captured (its

@@ -7,7 +7,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/linkrot/relink/repair"
 )
@@ -103,4 +106,74 @@ func TestFixSiteIndex(t *testing.T) {
 	if n := asked()["/recipes/"]; n > 2 {
 		t.Errorf("/recipes/ asked %d times", n)
 	}
+}
+
+// TestFixSiteFused runs fix with no store and an engine: each query asks
+// the site's index and the engine, and their lists are fused. The moved
+// guide, which both lists hold, is found and the evidence says it came
+// from both; the engine's searches are counted. Then an engine whose
+// month's quota is spent: the site's answers alone find the guide all
+// the same, and standard error and the evidence say the engine failed.
+func TestFixSiteFused(t *testing.T) {
+	clearEnv(t)
+	srv, _ := siteServer(t)
+	newHome := srv.URL + "/recipes/sourdough-starter-feeding-schedule.html"
+	in := srv.URL + "/blog/\t" + srv.URL + "/guides/sourdough.html\n" +
+		srv.URL + "/blog/\t" + srv.URL + "/guides/rye.html\n"
+	base := []string{"-format", "pairs", "-allow-private", "-rate", "inf", "-concurrency", "1", "-no-cache"}
+
+	engine := fakeEngine(t, []outputCandidate{
+		{Rank: 1, URI: newHome, Title: "Sourdough starter feeding schedule"},
+		{Rank: 2, URI: "https://forum.example/t/rye", Title: "Rye bread forum"},
+	})
+	got, stderr := fixResults(t, in, append(base, "-search", "google", "-key", "k", "-cx", "c", "-search-url", engine.URL)...)
+	require.Len(t, got, 2, stderr)
+	moved := got[0]
+	if moved.Verdict != repair.Moved || moved.URI != newHome {
+		t.Fatalf("moved guide: %s %s (%v), evidence %+v", moved.Verdict, moved.URI, moved.Error, moved.Evidence)
+	}
+	if d := evidenceOf(moved, "lists"); !strings.Contains(d, newHome+" from site and google") {
+		t.Errorf("lists evidence %q, want the new home from both lists", d)
+	}
+	if moved.Calls.Search == 0 || got[1].Verdict == repair.Moved {
+		t.Errorf("calls %+v, deleted page %s %s: want the engine asked, the deleted page not moved", moved.Calls, got[1].Verdict, got[1].URI)
+	}
+
+	var asked atomic.Int64
+	spent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprint(w, `{"type": "ErrorResponse", "error": {"code": "QUOTA_LIMITED", "detail": "Request quota limit exceeded", "status": 429}}`)
+	}))
+	t.Cleanup(spent.Close)
+	got, stderr = fixResults(t, in, append(base, "-search", "brave", "-key", "k", "-search-url", spent.URL)...)
+	require.Len(t, got, 2, stderr)
+	moved = got[0]
+	if moved.Verdict != repair.Moved || moved.URI != newHome {
+		t.Errorf("with the engine's quota spent, the moved guide: %s %s (%v), evidence %+v", moved.Verdict, moved.URI, moved.Error, moved.Evidence)
+	}
+	if d := evidenceOf(moved, "search"); !strings.Contains(d, "queries answered without a list") || !strings.Contains(d, "brave") {
+		t.Errorf("search evidence %q, want the engine's failure", d)
+	}
+	if d := evidenceOf(moved, "lists"); !strings.Contains(d, newHome+" from site") || strings.Contains(d, "brave") {
+		t.Errorf("lists evidence %q, want the site's alone", d)
+	}
+	if strings.Count(stderr, "a search failed") != 1 {
+		t.Errorf("stderr %q: want the engine's failure said once", stderr)
+	}
+	if n := asked.Load(); n != 1 {
+		t.Errorf("the spent engine was asked %d times, want once (a spent quota stops it)", n)
+	}
+}
+
+// evidenceOf returns the details of r's evidence of kind, joined.
+func evidenceOf(r repair.Result, kind string) string {
+	var ds []string
+	for _, e := range r.Evidence {
+		if e.Kind == kind {
+			ds = append(ds, e.Detail)
+		}
+	}
+	return strings.Join(ds, " | ")
 }

@@ -322,7 +322,9 @@ func TestFixMovedSeenAlive(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			engine := fakeEngine(t, tc.results)
 			before, robotsBefore := seen(), robots.Load()
-			got, _ := fixResults(t, in, "-fetch", "web", "-allow-private", "-search", "google", "-key", "k", "-cx", "c",
+			// The engine's candidates alone: the site index would add the
+			// site's pages.
+			got, _ := fixResults(t, in, "-site-index=false", "-fetch", "web", "-allow-private", "-search", "google", "-key", "k", "-cx", "c",
 				"-search-url", engine.URL, "-df", "search", "-rate", "inf", "-no-cache", "-threshold", "0.01")
 			require.Len(t, got, 1)
 			r := got[0]

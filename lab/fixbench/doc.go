@@ -20,7 +20,8 @@
 //     -proxy with -ca, -df search (or the store's DF), -archive wayback and
 //     -state (with Config.Engine SiteEngine no engine and no key: each dead
 //     link's own site is the index, the hosts Config.Sitemaps chooses
-//     publishing a dated sitemap; Config.NoArchive leaves -archive out,
+//     publishing a dated sitemap; "site+ENGINE" fuses the engine's answers
+//     with the site index's; Config.NoArchive leaves -archive out,
 //     Config.Rate sets -rate); with Config.KillAfter it kills the run (SIGKILL) once that many
 //     dead links are journaled and runs it again with the same -state,
 //     checking from localweb's log that no dead link the journal holds was

@@ -148,7 +148,9 @@ func TestCorpusFix(t *testing.T) {
 // a crawl reaches them through the sitemap alone), no deleted page is
 // answered with a page, every answer is right, the calls per dead link
 // with each host's crawl shared stay within issue 24's median, and no
-// host receives more than the rate allows.
+// host receives more than the rate allows. Then the same dead links with
+// localweb's Brave fused in: every moved page the site alone found is
+// found, and some on the hosts without a sitemap besides.
 func TestCorpusFixSite(t *testing.T) {
 	ctx := context.Background()
 	withMap := map[string]bool{"flask.palletsprojects.com": true, "jinja.palletsprojects.com": true}
@@ -188,19 +190,69 @@ func TestCorpusFixSite(t *testing.T) {
 	if s.Live.Calls.Search != 0 || s.Live.Calls.Archive != 0 {
 		t.Errorf("live calls %+v: want no engine and no archive asked", s.Live.Calls)
 	}
-	// The requests each host received: within the rate, and counted by
-	// the results (each request is some dead link's call).
+	checkHosts(t, out, s, rate)
+	for h := range withMap {
+		if out.Hosts[h].Requests == 0 {
+			t.Errorf("%s received no request", h)
+		}
+	}
+
+	// The same dead links with localweb's Brave fused in (relink fix
+	// -search brave, no store): the engine, which indexes the whole web,
+	// reaches the moved pages no crawl reaches on the hosts without a
+	// sitemap, and loses none the site found.
+	fused := cfg
+	fused.Engine, fused.Dir = SiteEngine+"+brave", filepath.Join(cfg.Dir, "fused")
+	require.NoError(t, os.Mkdir(fused.Dir, 0o755))
+	fout, err := Run(ctx, fused)
+	require.NoError(t, err)
+	fs := Summarize("ci", fused, fout, nil, nil)
+	md.Reset()
+	require.NoError(t, fs.WriteMarkdown(&md))
+	t.Log(md.String())
+	if !slices.Contains(fout.LiveArgs, "brave") || slices.Contains(fout.LiveArgs, "-store") || slices.Contains(fout.LiveArgs, "-site-index=false") {
+		t.Fatalf("fused run %q: want -search brave, no store, the site index on", fout.LiveArgs)
+	}
+	if !slices.EqualFunc(fout.Targets, out.Targets, func(a, b Target) bool { return a.Dead == b.Dead }) {
+		t.Fatal("the fused run's dead links are not the site-only run's")
+	}
+	lost := 0
+	for i, r := range out.Live {
+		if tg := out.Targets[i]; !tg.Deleted() && r.URI == tg.Moved && fout.Live[i].URI != tg.Moved {
+			lost++
+		}
+	}
+	fw, fwo := fs.WithSitemap, fs.WithoutSitemap
+	t.Logf("found: site alone %d (%d with a sitemap, %d without), fused %d (%d, %d); lost %d", s.Live.Correct, w.Correct, wo.Correct, fs.Live.Correct, fw.Correct, fwo.Correct, lost)
+	if lost > 0 || fs.Live.Correct < s.Live.Correct {
+		t.Errorf("fused: found %d, %d of them lost that the site alone found (%d); want none lost", fs.Live.Correct, lost, s.Live.Correct)
+	}
+	if fwo.Correct <= wo.Correct {
+		t.Errorf("hosts without a sitemap: fused found %d of %d, the site alone %d; want the engine to add some", fwo.Correct, fwo.Moved, wo.Correct)
+	}
+	if fs.Live.Precision < GoalSitePrecision || fs.Live.Gone < GoalGone {
+		t.Errorf("fused: precision %.2f, deleted pages gone %.2f; want at least %.2f and %.2f", fs.Live.Precision, fs.Live.Gone, GoalSitePrecision, GoalGone)
+	}
+	if v := fs.Live.Verdicts; v["unknown"] > 0 || v["missing"] > 0 || v["alive"] > 0 {
+		t.Errorf("fused verdicts %v, want none unknown, alive or missing", v)
+	}
+	if fs.Live.Calls.Search == 0 || fs.Live.Calls.Search != fout.Served["brave"] {
+		t.Errorf("fused: %d searches counted, Brave answered %d; want the same, some", fs.Live.Calls.Search, fout.Served["brave"])
+	}
+	checkHosts(t, fout, fs, rate)
+}
+
+// checkHosts checks the requests each host received in a live run: within
+// the rate, and counted by the results (each request is some dead link's
+// call).
+func checkHosts(t *testing.T, out *Outcome, s *Summary, rate int) {
+	t.Helper()
 	sum := 0
 	for h, l := range out.Hosts {
 		if l.MaxPerSecond > rate+1 {
 			t.Errorf("%s received %d requests within a second, over -rate %d", h, l.MaxPerSecond, rate)
 		}
 		sum += l.Requests
-	}
-	for h := range withMap {
-		if out.Hosts[h].Requests == 0 {
-			t.Errorf("%s received no request", h)
-		}
 	}
 	if sum != s.Live.Calls.Fetch {
 		t.Errorf("the hosts received %d requests, the results count %d fetches", sum, s.Live.Calls.Fetch)

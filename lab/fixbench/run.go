@@ -26,7 +26,9 @@ import (
 // Defaults of Config.
 const (
 	DefaultEngine = "google"
-	// SiteEngine is Config.Engine for relink fix's -search site.
+	// SiteEngine is Config.Engine for relink fix's -search site; with
+	// "+ENGINE" after it ("site+brave"), the site index fused with ENGINE's
+	// answers (relink fix -search ENGINE with no store).
 	SiteEngine         = "site"
 	DefaultConcurrency = 2
 )
@@ -53,7 +55,9 @@ type Config struct {
 	// at its real host through localweb's proxy; empty means
 	// DefaultEngine. SiteEngine runs fix with no engine and no key: each
 	// dead link's own site is the index, and every host of the local web
-	// publishes its sitemap.
+	// publishes its sitemap; "site+ENGINE" fuses ENGINE's answers with the
+	// site index's (its document frequencies the site's). Any other engine
+	// runs alone (-site-index=false).
 	Engine string
 	// Sitemaps chooses the hosts that publish a sitemap (dated by the
 	// archive: localweb.SitemapAge) with Engine SiteEngine; nil means
@@ -99,6 +103,21 @@ func (c *Config) engine() string {
 		return DefaultEngine
 	}
 	return c.Engine
+}
+
+// siteIndexed reports whether the live run of engine (Config.Engine) has
+// the site index: SiteEngine alone or fused with an engine.
+func siteIndexed(engine string) bool {
+	return engine == SiteEngine || strings.HasPrefix(engine, SiteEngine+"+")
+}
+
+// webEngine returns the web engine of the live run of engine
+// (Config.Engine): "" for the site alone.
+func webEngine(engine string) string {
+	if rest, ok := strings.CutPrefix(engine, SiteEngine); ok && (rest == "" || rest[0] == '+') {
+		return strings.TrimPrefix(rest, "+")
+	}
+	return engine
 }
 
 func (c *Config) logf(format string, args ...any) {
@@ -203,7 +222,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 
 	reqs := &requestLog{}
 	lo := localweb.Options{Web: web, Archive: before, Relaxed: true, Served: reqs.add}
-	if cfg.engine() == SiteEngine {
+	if siteIndexed(cfg.engine()) {
 		lo.Sitemaps = cfg.Sitemaps
 		if lo.Sitemaps == nil {
 			lo.Sitemaps = localweb.AllSitemaps
@@ -269,7 +288,10 @@ func (b *bench) liveArgs(proxy, ca string, p *plan) []string {
 	if !b.cfg.NoArchive {
 		args = append(args, "-archive", "wayback", "-archive-rate", "inf")
 	}
-	engine := b.cfg.engine()
+	engine := webEngine(b.cfg.engine())
+	if engine == "" {
+		return append(args, "-search", SiteEngine) // the site's own document frequencies
+	}
 	args = append(args, "-search", engine)
 	switch engine {
 	case "google":
@@ -278,13 +300,14 @@ func (b *bench) liveArgs(proxy, ca string, p *plan) []string {
 		args = append(args, "-key", "bench-key")
 	case "searxng":
 		args = append(args, "-search-url", "https://"+localweb.SearXNGHost)
-	case SiteEngine:
-		return args // the site's own document frequencies
 	}
-	if b.cfg.StoreDF {
+	switch {
+	case siteIndexed(b.cfg.engine()):
+		return args // fused with the site index, the site's document frequencies
+	case b.cfg.StoreDF:
 		return append(args, "-store", p.web)
 	}
-	return append(args, "-df", "search", "-docs", strconv.FormatInt(max(p.pages, 1), 10))
+	return append(args, "-site-index=false", "-df", "search", "-docs", strconv.FormatInt(max(p.pages, 1), 10))
 }
 
 // runLive runs the live command line, killed and resumed when the

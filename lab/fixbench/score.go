@@ -25,7 +25,8 @@ const (
 	GoalAgreement   = 0.02 // from the experiment's figures
 )
 
-// The targets of issue 24 for relink fix with no engine (SiteEngine).
+// The targets of issue 24 for relink fix with no engine (SiteEngine), and
+// checked with an engine fused in too.
 const (
 	GoalSitePrecision   = 0.98 // of the answers for moved pages, right
 	GoalSiteSharedCalls = 15   // remote calls per dead link, median, a host's crawl shared by its dead links
@@ -252,8 +253,11 @@ func Summarize(corpus string, cfg Config, o *Outcome, exp, archived *Experiment)
 	switch {
 	case o.StoreDF:
 		s.DF = "store (backlinks and DF from the current web's store)"
-	case o.Engine == SiteEngine:
+	case siteIndexed(o.Engine):
 		s.DF = "the site index's own (each host's crawled pages), every host publishing its sitemap, backlinks from the report"
+	}
+	if e := webEngine(o.Engine); siteIndexed(o.Engine) && e != "" {
+		s.DF += "; the site index's answers fused with " + e + "'s"
 	}
 	s.Live.Seconds, s.Store.Seconds = round(o.LiveTime.Seconds()), round(o.StoreTime.Seconds())
 	s.Hosts, s.Rate, s.Archive = o.Hosts, cfg.Rate, "wayback"
@@ -263,7 +267,7 @@ func Summarize(corpus string, cfg Config, o *Outcome, exp, archived *Experiment)
 	for _, h := range o.Hosts {
 		s.MaxPerSecond = max(s.MaxPerSecond, h.MaxPerSecond)
 	}
-	if o.Engine == SiteEngine && cfg.Sitemaps != nil {
+	if siteIndexed(o.Engine) && cfg.Sitemaps != nil {
 		var with, without []Target
 		for _, t := range o.Targets {
 			u, err := url.Parse(t.Dead)
@@ -275,7 +279,7 @@ func Summarize(corpus string, cfg Config, o *Outcome, exp, archived *Experiment)
 		}
 		w, wo := Score(with, o.Live), Score(without, o.Live)
 		s.WithSitemap, s.WithoutSitemap = &w, &wo
-		s.DF = "the site index's own (each host's crawled pages), some hosts publishing a sitemap, backlinks from the report"
+		s.DF = strings.Replace(s.DF, "every host publishing its sitemap", "some hosts publishing a sitemap", 1)
 	}
 	g := map[string]bool{
 		"live_found":        s.Live.Found >= GoalFound,
@@ -286,9 +290,13 @@ func Summarize(corpus string, cfg Config, o *Outcome, exp, archived *Experiment)
 		"store_precision":   s.Store.Precision >= GoalPrecision,
 		"store_gone":        s.Store.Gone >= GoalGone,
 	}
-	if o.Engine == SiteEngine {
+	if siteIndexed(o.Engine) {
 		g["site_precision_0.98"] = s.Live.Precision >= GoalSitePrecision
-		g["site_shared_median_calls_15"] = s.Live.SharedMedianCalls <= GoalSiteSharedCalls
+		if webEngine(o.Engine) == "" {
+			// The issue's bound is the site's alone; an engine's queries
+			// come on top (Figures.SharedMedianCalls tells them).
+			g["site_shared_median_calls_15"] = s.Live.SharedMedianCalls <= GoalSiteSharedCalls
+		}
 		if cfg.Rate > 0 {
 			// A limiter of rate r and burst 1 lets floor(r)+1 requests
 			// start within one second.
@@ -371,7 +379,7 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, "\nCalls per service (live): fetch %d, search %d, archive %d, backlinks %d.\n",
 		s.Live.Calls.Fetch, s.Live.Calls.Search, s.Live.Calls.Archive, s.Live.Calls.Backlinks)
-	if err != nil || s.Engine != SiteEngine {
+	if err != nil || !siteIndexed(s.Engine) {
 		return err
 	}
 	fmt.Fprintf(w, "\nCalls per dead link with each host's calls shared by its dead links (the crawl counts in all of them): median %g, p90 %g (live).\n",

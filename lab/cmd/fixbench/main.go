@@ -55,7 +55,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.cfg.Targets, "targets", 300, "moved targets drawn, as the experiment's -targets")
 	fs.IntVar(&o.cfg.Deleted, "deleted", 0, "deleted pages drawn besides (0: as many as -targets; -1: none)")
 	fs.Uint64Var(&o.seed, "seed", 1, "the experiment's -seed")
-	fs.StringVar(&o.cfg.Engine, "engine", fixbench.DefaultEngine, "relink fix's -search `engine` (google, brave, mojeek, marginalia, searxng; site for none: each dead link's site is the index, the hosts -sitemaps names publishing a sitemap)")
+	fs.StringVar(&o.cfg.Engine, "engine", fixbench.DefaultEngine, "relink fix's -search `engine` (google, brave, mojeek, marginalia, searxng; site for none: each dead link's site is the index, the hosts -sitemaps names publishing a sitemap; site+ENGINE fuses the engine's answers with the site's)")
 	fs.StringVar(&o.sitemaps, "sitemaps", "all", "with -engine site, the hosts that publish a sitemap: all, or a comma-separated list of `hosts` (the others answer 404 for it)")
 	fs.BoolVar(&o.cfg.NoArchive, "no-archive", false, "run the live run without -archive (nothing but the report and the web)")
 	fs.Float64Var(&o.cfg.Rate, "rate", 0, "relink fix's -rate, `requests` per second to each host (0: no limit); the report says the most each host received within a second")
