@@ -82,6 +82,12 @@ func openDF(ctx context.Context, c dfConfig, view storeView, e *engine) (*dfSetu
 			return nil, usagef("-df search: %s reports no hit counts%s; the engines that do are %s (or use -df store or -df table)", e.name, why, strings.Join(hitCountEngines, ", "))
 		}
 		df, source = e.hitCount.WithDocs(c.docs), dfSourceName(e.source, c.docs)
+	case c.kind == "table" && c.table == "":
+		mem, h, err := defaultDF()
+		if err != nil {
+			return nil, err
+		}
+		df, source = mem, dfSourceName("table:"+h.Source, h.Docs)
 	case c.kind == "table":
 		f, err := os.Open(c.table)
 		if err != nil {

@@ -152,7 +152,6 @@ func TestFindErrors(t *testing.T) {
 		{"negative docs", live("google", "-key", "k", "-cx", "c", "-df", "search", "-docs", "-5", target), "bad -docs"},
 		{"docs not a number", live("google", "-key", "k", "-cx", "c", "-df", "search", "-docs", "many", target), "-docs"},
 		{"docs without df search", live("google", "-key", "k", "-cx", "c", "-docs", "1000", target), "-df search"},
-		{"df table without file", []string{"-store", db, "-df", "table", target}, "-df-table"},
 		{"df table file missing", []string{"-store", db, "-df", "table", "-df-table", filepath.Join(t.TempDir(), "none.df"), target}, "-df-table"},
 		{"df table not a table", []string{"-store", db, "-df", "table", "-df-table", "testdata/site/index.html", target}, "dftable"},
 		{"df-table without df table", []string{"-store", db, "-df-table", "x.df", target}, "-df table"},
@@ -938,6 +937,38 @@ func TestFindDFSources(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFindDefaultDFTable checks that -df table without -df-table reads the
+// table relink ships: its source named, each signature term's document
+// frequency the table's, out of the table's |D|.
+func TestFindDefaultDFTable(t *testing.T) {
+	mem, h, err := defaultDF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Docs != 53936 || h.Source != "lab/corpus/large.json" {
+		t.Fatalf("shipped table's header %+v, want 53936 pages of lab/corpus/large.json", h)
+	}
+	// A word of nearly every documentation page, and one of none.
+	if n, _ := mem.DocFreq(context.Background(), "the"); n < 10000 {
+		t.Errorf("DF(the) = %d, want most of the pages", n)
+	}
+	if n, _ := mem.DocFreq(context.Background(), "zzqxv"); n != 0 {
+		t.Errorf("DF(zzqxv) = %d, want 0", n)
+	}
+	got, _ := runJSON(t, "-store", buildStore(t), "-method", "paper", "-df", "table", target)
+	if want := "table:lab/corpus/large.json/|D|=53936"; got.DF.Source != want {
+		t.Errorf("df source %q, want %q", got.DF.Source, want)
+	}
+	if len(got.Signature) == 0 {
+		t.Fatal("no signature")
+	}
+	for _, term := range got.Signature {
+		if want, _ := mem.DocFreq(context.Background(), term.Term); term.DF != want {
+			t.Errorf("term %+v, want the table's DF %d", term, want)
+		}
 	}
 }
 

@@ -225,24 +225,22 @@ func joinNames[S ~string](names []S) string {
 // checkNoStore checks a command line without -store. The site index
 // serves (pages from the web, document frequencies the site's unless -df
 // search or table), fused with -search ENGINE's answers when there is
-// one; with -site-index=false the engine searches alone and -df search or
-// table is needed.
+// one; with -site-index=false the engine searches alone, with -df search
+// or a table (the shipped one unless -df given).
 func (c *fixConfig) checkNoStore(set map[string]bool) error {
 	engine := c.search != "store"
 	if !c.siteIndexOn {
 		if !engine {
 			return usagef("-site-index=false needs -search ENGINE (or -store): something must search")
 		}
-		for _, r := range []struct {
-			ok   bool
-			need string
-		}{
-			{c.fetch == "web", "-fetch web (pages come from the web)"},
-			{c.dfKind != "store", "-df search or -df table"},
-		} {
-			if !r.ok {
-				return usagef("without -store and the site index, %s is needed", r.need)
+		if c.fetch != "web" {
+			return usagef("without -store and the site index, -fetch web is needed (pages come from the web)")
+		}
+		if c.dfKind == "store" {
+			if set["df"] {
+				return usagef("-df store needs -store: without the site index, use -df search or -df table")
 			}
+			c.dfKind = "table" // the shipped table (-df-table unset)
 		}
 		return nil
 	}

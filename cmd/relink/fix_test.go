@@ -542,7 +542,7 @@ func TestFixErrors(t *testing.T) {
 		{"search site with a store", "", []string{"-store", db, "-search", "site"}, exitUsage, "-search site is without -store"},
 		{"no store, no search, df search", "", []string{"-df", "search"}, exitUsage, "-df search needs -search"},
 		{"no store, no search, df cache", "", []string{"-df-cache", filepath.Join(dir, "df.db")}, exitUsage, "-df-cache"},
-		{"engine alone, df store", "", []string{"-site-index=false", "-fetch", "web", "-search", "brave", "-key", "k"}, exitUsage, "-df"},
+		{"engine alone, df store", "", []string{"-site-index=false", "-fetch", "web", "-search", "brave", "-key", "k", "-df", "store"}, exitUsage, "-df store needs -store"},
 		{"unknown archive", "", []string{"-store", db, "-archive", "archive.today"}, exitUsage, "ccindex"},
 		{"archive-data-url without ccindex", "", []string{"-store", db, "-archive", "wayback", "-archive-data-url", "http://127.0.0.1:1"}, exitUsage, "ccindex"},
 		{"missing store", fixMoved, []string{"-store", filepath.Join(dir, "none.db")}, exitFailure, "relink corpus"},
@@ -703,5 +703,18 @@ func TestFixProgress(t *testing.T) {
 	p.finish()
 	if !strings.HasSuffix(b.String(), "\r\x1b[K") {
 		t.Errorf("progress %q, want the line cleared at the end", b.String())
+	}
+}
+
+// TestFixEngineAloneShippedTable checks that an engine searching alone,
+// with no -df, takes its document frequencies from the table relink
+// ships (-df table without -df-table) rather than refusing to start.
+func TestFixEngineAloneShippedTable(t *testing.T) {
+	c, err := parseFix([]string{"-site-index=false", "-fetch", "web", "-search", "marginalia"})
+	if err != nil {
+		t.Fatalf("parseFix: %v", err)
+	}
+	if c.dfKind != "table" || c.dfTable != "" {
+		t.Errorf("-df %q -df-table %q, want the shipped table (table, none)", c.dfKind, c.dfTable)
 	}
 }
