@@ -210,6 +210,10 @@ func fixFlags() (*flag.FlagSet, *fixConfig) {
 	fs.BoolVar(&c.siteIndexOn, "site-index", true, "without -store, search each dead link's own site (its sitemaps and a crawl), fused with -search ENGINE's answers; false leaves the engine alone")
 	fs.BoolVar(&c.queue, "queue", false, "with a postgres:// -store, put the dead links on the database's queue for relink worker processes and wait for their results")
 	c.register(fs)
+	// fix searches the dead link's own site without -store (siteSearch).
+	search := fs.Lookup("search")
+	search.Usage = "search `engine`: " + siteSearch + " (the default without -store: each dead link's own site, fused with any engine named), store (the default with -store), " + strings.Join(engineNames[1:], ", ")
+	search.DefValue = "" // the default depends on -store, as the usage says
 	return fs, &c
 }
 
@@ -266,6 +270,9 @@ func parseFix(args []string) (*fixConfig, error) {
 		return nil, usagef("fix takes no arguments (the dead links come from standard input or -in), got %s", quoteArg(fs.Arg(0)))
 	}
 	set := setFlags(fs)
+	if c.search != siteSearch && !slices.Contains(engineNames, c.search) {
+		return nil, usagef("unknown -search %s: want one of %s, %s", quoteArg(c.search), siteSearch, strings.Join(engineNames, ", "))
+	}
 	if c.search == siteSearch {
 		// The site index is no engine: it is what serves without -store
 		// and -search (checkNoStore), named.

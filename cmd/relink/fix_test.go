@@ -540,6 +540,7 @@ func TestFixErrors(t *testing.T) {
 		{"site and engine, df cache", "", []string{"-search", "brave", "-key", "k", "-df-cache", filepath.Join(dir, "df.db")}, exitUsage, "-df-cache"},
 		{"no store, no search, fetch store", "", []string{"-fetch", "store"}, exitUsage, "-fetch store needs -store"},
 		{"search site with a store", "", []string{"-store", db, "-search", "site"}, exitUsage, "-search site is without -store"},
+		{"unknown engine", "", []string{"-search", "bing"}, exitUsage, "want one of site, store, google"},
 		{"no store, no search, df search", "", []string{"-df", "search"}, exitUsage, "-df search needs -search"},
 		{"no store, no search, df cache", "", []string{"-df-cache", filepath.Join(dir, "df.db")}, exitUsage, "-df-cache"},
 		{"engine alone, df store", "", []string{"-site-index=false", "-fetch", "web", "-search", "brave", "-key", "k", "-df", "store"}, exitUsage, "-df store needs -store"},
