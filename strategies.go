@@ -447,17 +447,17 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 	return out, nil
 }
 
-// headingsRead is how many of its first candidates Rerank reads the
-// headings of (backlink.Heading) when their titles leave Confidence
+// headingsRead is how many of its first candidates Rerank reads (their
+// headings, backlink.Heading, and text) when their titles leave the answer
 // unsure: the missing URI and the backlink pages may be dropped from the
 // front.
 const headingsRead = 2
 
 // headings fetches the first headingsRead candidates of out that are
-// neither the missing URI nor a backlink page, when Confidence is below 1
-// for the first, and returns their headings by URI, and the similarity of
-// their text to the words around the backlinks' links (cosine, by URI).
-// fetched holds the pages already fetched, by URI.
+// neither the missing URI nor a backlink page, when their titles leave
+// the answer unsure (titlesSure), and returns their headings by URI, and
+// the similarity of their text to the words around the backlinks' links
+// (cosine, by URI). fetched holds the pages already fetched, by URI.
 func (s Rerank) headings(ctx context.Context, c *Clues, t Tools, out *Outcome, fetched map[string]*CandidatePage) (map[string]string, map[string]float64, error) {
 	if t.Fetcher == nil || len(out.Candidates) == 0 || titlesSure(c, out.Candidates) {
 		return nil, nil, nil
@@ -790,8 +790,9 @@ func Default() Strategy { return MovedLink{Else: Best()} }
 // up to 100 backlinks: the file name beside a "code" link, the class
 // named before "List of all members"), the first 20 candidates ordered
 // anew by their titles. It sends at most eight queries, and fetches the
-// first two candidates (for their headings) only when their titles leave
-// its confidence below 1.
+// first two candidates (for the judge: their headings, and their text
+// against the words around the links) only when their titles leave the
+// answer unsure.
 func Best() Strategy {
 	_, best := strategies()
 	return best
