@@ -542,22 +542,17 @@ func TestLinkedApart(t *testing.T) {
 	}
 }
 
-// TestTextSignals: the text of the candidates read is judged against the
-// words around the links: the first's similarity, and whether the
-// second's is higher; nothing when the first was not read.
+// TestTextSignals: the text of the first candidate, when read, is judged
+// against the words around the links.
 func TestTextSignals(t *testing.T) {
 	c := &Clues{URI: "https://example.org/guide/starter.html"}
 	cands := []lexsig.Result{{URI: "https://example.org/a", Title: "A"}, {URI: "https://example.org/b", Title: "B"}}
 	s := Signals(c, cands, Seen{Similarity: map[string]float64{"https://example.org/a": 0.25, "https://example.org/b": 0.5}})
-	if s[SignalTextSimilarity] != 0.25 || s[SignalSecondTextCloser] != 1 {
-		t.Errorf("the second closer: signals %v", s)
-	}
-	s = Signals(c, cands, Seen{Similarity: map[string]float64{"https://example.org/a": 0.5}})
-	if s[SignalTextSimilarity] != 0.5 || s[SignalSecondTextCloser] != 0 {
-		t.Errorf("the second not read: signals %v", s)
+	if s[SignalTextSimilarity] != 0.25 {
+		t.Errorf("the first read: signals %v", s)
 	}
 	s = Signals(c, cands, Seen{Similarity: map[string]float64{"https://example.org/b": 0.5}})
-	if _, ok := s[SignalTextSimilarity]; ok || s[SignalSecondTextCloser] != 0 {
+	if _, ok := s[SignalTextSimilarity]; ok {
 		t.Errorf("the first not read: signals %v", s)
 	}
 }

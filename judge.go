@@ -128,9 +128,6 @@ const (
 	// words' counts, in [0, 1]), when the strategy read the page (Rerank
 	// reads the first two when their titles leave the answer unsure).
 	SignalTextSimilarity = "text_similarity"
-	// SignalSecondTextCloser: the second candidate's text is closer to
-	// the words around the links than the first's, both read.
-	SignalSecondTextCloser = "second_text_closer"
 	// SignalRedirectPermanent and SignalRedirectTemporary: an archive
 	// recorded the missing URI redirecting, permanently (301, 308) or
 	// not, to the first candidate (Model.Redirected).
@@ -202,14 +199,8 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 	case first.Score > 0 && candidates[1].Score > 0 && first.Score > candidates[1].Score:
 		out[SignalScoreMargin] = min(math.Log2(first.Score/candidates[1].Score), 4) / 4
 	}
-	if sim, ok := seen.Similarity[first.URI]; ok {
-		if sim > 0 {
-			out[SignalTextSimilarity] = sim
-		}
-		if len(candidates) > 1 {
-			second, ok := seen.Similarity[candidates[1].URI]
-			set(SignalSecondTextCloser, ok && second > sim)
-		}
+	if sim := seen.Similarity[first.URI]; sim > 0 {
+		out[SignalTextSimilarity] = sim
 	}
 	if seen.MovedLinks {
 		set(SignalMovedLink, true)
