@@ -133,16 +133,3 @@ func (t Tools) candidate(ctx context.Context, uri string) *CandidatePage {
 	}
 	return t.Candidates.Candidate(ctx, uri, read)
 }
-
-// heading returns the heading of the candidate page at uri: read through
-// t.Candidates when there is one (its words then read too, for a later
-// strategy that compares them), or alone.
-func (t Tools) heading(ctx context.Context, uri string) string {
-	if t.Candidates != nil {
-		return t.candidate(ctx, uri).Heading
-	}
-	if _, body := fetchText(ctx, t.Fetcher, uri); body != nil {
-		return backlink.Heading(body)
-	}
-	return ""
-}

@@ -82,6 +82,36 @@ func otherName(title string, t *target) bool {
 	return false
 }
 
+// pathNames reports whether title holds a dotted name, of two parts or
+// more, that is a run of the name the missing URI's path spells (target's
+// spelt): ending before that name ends, the name of what encloses the
+// page, a package's or a class's ("Uses of Package
+// org.apache.commons.lang3.tuple" for .../org/apache/commons/lang3/tuple/
+// MutablePair.html, "junit.framework" for .../junit/framework/
+// JUnit4TestAdapter.html), whose page the title's is; ending where it
+// ends, the page's own name ("org.junit.experimental.max Class
+// Hierarchy" for .../org/junit/experimental/max/package-tree.html).
+func pathNames(title string, t *target) (enclosing, whole bool) {
+	spelt := t.spelt
+	for field := range strings.FieldsSeq(title) {
+		f := strings.ToLower(strings.TrimFunc(field, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }))
+		parts := strings.Split(f, ".")
+		if len(parts) < 2 || slices.ContainsFunc(parts, func(s string) bool { return !isIdentifier(s) }) {
+			continue
+		}
+		for at := 0; at+len(parts) <= len(spelt); at++ {
+			if slices.Equal(parts, spelt[at:at+len(parts)]) {
+				if at+len(parts) < len(spelt) {
+					enclosing = true
+				} else {
+					whole = true
+				}
+			}
+		}
+	}
+	return enclosing, whole
+}
+
 // sibling reports whether candidate is known to be another page than the
 // missing uri by its name: its title names another (otherName,
 // otherVersion), or its URI is a sibling's (siblingURI).

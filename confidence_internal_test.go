@@ -185,6 +185,33 @@ func TestOtherName(t *testing.T) {
 	}
 }
 
+// TestPathNames: a title that names the package or class the missing
+// URI's page is in is that package's or class's page; one that names the
+// whole name the path spells is the page's.
+func TestPathNames(t *testing.T) {
+	const lang = "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/"
+	for _, tt := range []struct {
+		title, uri       string
+		enclosing, whole bool
+	}{
+		{"Uses of Package org.apache.commons.lang3.tuple (Apache Commons Lang 3.12.0 API)", lang + "tuple/MutablePair.html", true, false},
+		{"MutablePair (Apache Commons Lang 3.12.0 API)", lang + "tuple/MutablePair.html", false, false},
+		{"Uses of Package org.apache.commons.lang3 (Apache Commons Lang 3.12.0 API)", lang + "arch/package-use.html", true, false},
+		{"Uses of Package org.apache.commons.lang3.arch (Apache Commons Lang 3.12.0 API)", lang + "arch/package-use.html", false, true},
+		{"Uses of Package junit.framework (JUnit API)", "https://junit.org/junit4/javadoc/4.13.2/junit/framework/JUnit4TestAdapter.html", true, false},
+		{"Uses of Class org.apache.commons.lang3.arch.Processor (API)", lang + "arch/class-use/Processor.Arch.html", true, false},
+		{"org.junit.experimental.max Class Hierarchy (JUnit API)", "https://junit.org/junit4/javadoc/4.13.2/org/junit/experimental/max/package-tree.html", false, true},
+		{"Uses of Class org.apache.commons.lang3.arch.Processor.Arch (API)", lang + "arch/class-use/Processor.Arch.html", false, true},
+		{"os.path — Common pathname manipulations", "https://docs.python.org/3/library/os.path.html", false, true},
+		{"Release 2.4.1 notes", "https://example.org/docs/2.4/release.html", false, false},
+		{"dask.array.argmin", "%zz", false, false},
+	} {
+		if enclosing, whole := pathNames(tt.title, newTarget(tt.uri)); enclosing != tt.enclosing || whole != tt.whole {
+			t.Errorf("pathNames(%q, %q) = %v, %v, want %v, %v", tt.title, tt.uri, enclosing, whole, tt.enclosing, tt.whole)
+		}
+	}
+}
+
 // TestPathWords: a path's names give their capitalised and numbered
 // parts besides the words Tokenize finds.
 func TestPathWords(t *testing.T) {
@@ -512,5 +539,20 @@ func TestLinkedApart(t *testing.T) {
 	}
 	if s := Signals(c, []lexsig.Result{{URI: "https://example.org/guide/rye.html", Title: "Rye guide"}}, Seen{}); s[SignalLinkedApart] != 1 {
 		t.Errorf("signals %v, want %s", s, SignalLinkedApart)
+	}
+}
+
+// TestTextSignals: the text of the first candidate, when read, is judged
+// against the words around the links.
+func TestTextSignals(t *testing.T) {
+	c := &Clues{URI: "https://example.org/guide/starter.html"}
+	cands := []lexsig.Result{{URI: "https://example.org/a", Title: "A"}, {URI: "https://example.org/b", Title: "B"}}
+	s := Signals(c, cands, Seen{Similarity: map[string]float64{"https://example.org/a": 0.25, "https://example.org/b": 0.5}})
+	if s[SignalTextSimilarity] != 0.25 {
+		t.Errorf("the first read: signals %v", s)
+	}
+	s = Signals(c, cands, Seen{Similarity: map[string]float64{"https://example.org/b": 0.5}})
+	if _, ok := s[SignalTextSimilarity]; ok {
+		t.Errorf("the first not read: signals %v", s)
 	}
 }

@@ -111,6 +111,23 @@ const (
 	// SignalArchiveDisagrees: the first candidate's title shares fewer
 	// than half of the archived title's own words.
 	SignalArchiveDisagrees = "archive_disagrees"
+	// SignalEnclosingName: the first candidate's title holds a dotted
+	// name that the missing URI's path spells but that ends before the
+	// page's name does: the name of what encloses the page, a package or
+	// a class ("Uses of Package org.apache.commons.lang3.tuple" for
+	// .../lang3/tuple/MutablePair.html), whose page it is.
+	SignalEnclosingName = "enclosing_name"
+	// SignalTitleNamesPath: the first candidate's title holds, as one
+	// dotted name of two parts or more, the name the missing URI's path
+	// spells, to its end ("org.junit.experimental.max Class Hierarchy"
+	// for .../org/junit/experimental/max/package-tree.html), and no name
+	// of what encloses it.
+	SignalTitleNamesPath = "title_names_path"
+	// SignalTextSimilarity: the similarity of the first candidate's text
+	// to the words around the backlinks' links (the cosine of their
+	// words' counts, in [0, 1]), when the strategy read the page (Rerank
+	// reads the first two when their titles leave the answer unsure).
+	SignalTextSimilarity = "text_similarity"
 	// SignalRedirectPermanent and SignalRedirectTemporary: an archive
 	// recorded the missing URI redirecting, permanently (301, 308) or
 	// not, to the first candidate (Model.Redirected).
@@ -125,6 +142,10 @@ type Seen struct {
 	// Headings are the headings (backlink.Heading) of the candidate pages
 	// the strategy fetched, by URI.
 	Headings map[string]string
+	// Similarity is the similarity of the text of the candidate pages
+	// the strategy fetched to the words around the backlinks' links
+	// (cosine of their words' counts), by URI.
+	Similarity map[string]float64
 	// Fused says the candidates' Score is their support across the
 	// queries of a Fusion.
 	Fused bool
@@ -178,6 +199,9 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 	case first.Score > 0 && candidates[1].Score > 0 && first.Score > candidates[1].Score:
 		out[SignalScoreMargin] = min(math.Log2(first.Score/candidates[1].Score), 4) / 4
 	}
+	if sim := seen.Similarity[first.URI]; sim > 0 {
+		out[SignalTextSimilarity] = sim
+	}
 	if seen.MovedLinks {
 		set(SignalMovedLink, true)
 		set(SignalMovedLinkAgree, first.Score >= 2)
@@ -219,6 +243,8 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 		out[SignalPhraseShare] = m.share
 	}
 	set(SignalShareOwnWords, !m.whole && m.share > 0 && m.foreign)
+	set(SignalEnclosingName, m.enclosing)
+	set(SignalTitleNamesPath, m.pathName && !m.enclosing)
 	set(SignalTitleSpellsURI, m.spelled)
 	set(SignalHeadingSpellsURI, m.headingSpelled)
 	set(SignalSibling, m.sibling)
@@ -296,6 +322,12 @@ type titleMatch struct {
 	// headingSpelled: the heading spells the URI's name.
 	headingSpelled bool
 	sibling        bool // the candidate is known to be another page
+	// enclosing: the title names what encloses the page (enclosingName),
+	// a sign of another page too.
+	enclosing bool
+	// pathName: the title holds the dotted name the URI's path spells,
+	// whole (pathNames).
+	pathName bool
 }
 
 // score orders matches as the titles name the page: 1 for a title that
@@ -340,7 +372,11 @@ func (j *titleJudge) match(i int, heading string) titleMatch {
 	if heading != "" {
 		m.headingSpelled = spelled(heading, nil, withWords(site, templateArgs(heading)), j.t, true)
 	}
-	m.sibling = sibling(cand, j.t) || heading != "" && otherName(heading, j.t)
+	m.enclosing, m.pathName = pathNames(title, j.t)
+	if m.enclosing {
+		m.spelled = false
+	}
+	m.sibling = m.enclosing || sibling(cand, j.t) || heading != "" && otherName(heading, j.t)
 	return m
 }
 

@@ -456,7 +456,7 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	var fetched map[string]string
+	var fetched map[string]*CandidatePage
 	if len(out.Candidates) > 1 {
 		if fetched, err = s.reorder(ctx, c, t, out, min(len(out.Candidates), depth)); err != nil {
 			return nil, err
@@ -464,57 +464,74 @@ func (s Rerank) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, error) {
 	}
 	out.Candidates = out.Candidates[:min(len(out.Candidates), want)]
 	_, fused := s.Base.(Fusion)
-	headings, err := s.headings(ctx, c, t, out, fetched)
+	headings, similarity, err := s.headings(ctx, c, t, out, fetched)
 	if err != nil {
 		return nil, err
 	}
-	out.Seen.Headings, out.Seen.Fused = headings, fused
+	out.Seen.Headings, out.Seen.Similarity, out.Seen.Fused = headings, similarity, fused
 	return out, nil
 }
 
-// headingsRead is how many of its first candidates Rerank reads the
-// headings of (backlink.Heading) when their titles leave Confidence
+// headingsRead is how many of its first candidates Rerank reads (their
+// headings, backlink.Heading, and text) when their titles leave the answer
 // unsure: the missing URI and the backlink pages may be dropped from the
 // front.
 const headingsRead = 2
 
 // headings fetches the first headingsRead candidates of out that are
-// neither the missing URI nor a backlink page, when Confidence is below 1
-// for the first, and returns their headings by URI. fetched holds the
-// headings of the pages already fetched, by URI.
-func (s Rerank) headings(ctx context.Context, c *Clues, t Tools, out *Outcome, fetched map[string]string) (map[string]string, error) {
+// neither the missing URI nor a backlink page, when their titles leave
+// the answer unsure (titlesSure), and returns their headings by URI, and
+// the similarity of their text to the words around the backlinks' links
+// (cosine, by URI). fetched holds the pages already fetched, by URI.
+func (s Rerank) headings(ctx context.Context, c *Clues, t Tools, out *Outcome, fetched map[string]*CandidatePage) (map[string]string, map[string]float64, error) {
 	if t.Fetcher == nil || len(out.Candidates) == 0 || titlesSure(c, out.Candidates) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	skip := map[string]bool{c.URI: true}
 	for _, e := range c.Evidence {
 		skip[e.URI] = true
 	}
-	headings := map[string]string{}
+	pages := map[string]*CandidatePage{}
 	var uris []string
 	for _, r := range out.Candidates {
-		if len(uris)+len(headings) == headingsRead {
+		if len(uris)+len(pages) == headingsRead {
 			break
 		}
-		if h, ok := fetched[r.URI]; ok {
-			headings[r.URI] = h
+		if p, ok := fetched[r.URI]; ok {
+			pages[r.URI] = p
 		} else if !skip[r.URI] {
 			uris = append(uris, r.URI)
 		}
 	}
-	got := make([]string, len(uris))
+	got := make([]*CandidatePage, len(uris))
 	err := par.Do(ctx, len(uris), DefaultConcurrency, func(ctx context.Context, i int) error {
-		got[i] = t.heading(ctx, uris[i])
+		got[i] = t.candidate(ctx, uris[i])
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out.Fetches += len(uris)
-	for i, h := range got {
-		headings[uris[i]] = h
+	for i, p := range got {
+		pages[uris[i]] = p
 	}
-	return headings, nil
+	words := contextWords(c)
+	headings, similarity := map[string]string{}, map[string]float64{}
+	for uri, p := range pages {
+		headings[uri], similarity[uri] = p.Heading, p.similarity(words)
+	}
+	return headings, similarity, nil
+}
+
+// contextWords counts the words within ten of the backlinks' links that
+// describe the page (not navigation): what Rerank compares a candidate's
+// text with.
+func contextWords(c *Clues) map[string]int {
+	words := map[string]int{}
+	for _, w := range c.words(10, describing) {
+		lexsig.CountInto(words, w)
+	}
+	return words
 }
 
 // fetchText returns the URI uri's page was read from (filter.Page.URI)
@@ -543,7 +560,7 @@ const FusionSupport = 0.15
 
 // reorder orders the first depth candidates of out anew. With Fetch it
 // returns the headings of the pages it fetched, by URI.
-func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, depth int) (fetched map[string]string, err error) {
+func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, depth int) (fetched map[string]*CandidatePage, err error) {
 	head := slices.Clone(out.Candidates[:depth])
 	phrases := c.Phrases()
 	backlinks := map[string]bool{}
@@ -568,25 +585,20 @@ func (s Rerank) reorder(ctx context.Context, c *Clues, t Tools, out *Outcome, de
 		keys[i].other = sibling(r, c.target())
 	}
 	if s.Fetch && t.Fetcher != nil {
-		ctxWords := map[string]int{}
-		for _, w := range c.words(10, describing) {
-			lexsig.CountInto(ctxWords, w)
-		}
-		sims := make([]float64, depth)
-		heads := make([]string, depth)
+		ctxWords := contextWords(c)
+		pages := make([]*CandidatePage, depth)
 		err := par.Do(ctx, depth, DefaultConcurrency, func(ctx context.Context, i int) error {
-			p := t.candidate(ctx, head[i].URI)
-			heads[i], sims[i] = p.Heading, p.similarity(ctxWords)
+			pages[i] = t.candidate(ctx, head[i].URI)
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 		out.Fetches += depth
-		fetched = map[string]string{}
+		fetched = map[string]*CandidatePage{}
 		for i := range keys {
-			keys[i].sim = sims[i]
-			fetched[head[i].URI] = heads[i]
+			keys[i].sim = pages[i].similarity(ctxWords)
+			fetched[head[i].URI] = pages[i]
 		}
 	}
 	order := make([]int, depth)
@@ -803,8 +815,9 @@ func Default() Strategy { return MovedLink{Else: Best()} }
 // up to 100 backlinks: the file name beside a "code" link, the class
 // named before "List of all members"), the first 20 candidates ordered
 // anew by their titles. It sends at most eight queries, and fetches the
-// first two candidates (for their headings) only when their titles leave
-// its confidence below 1.
+// first two candidates (for the judge: their headings, and their text
+// against the words around the links) only when their titles leave the
+// answer unsure.
 func Best() Strategy {
 	_, best := strategies()
 	return best

@@ -3,6 +3,7 @@ package relink
 import (
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -30,6 +31,13 @@ type target struct {
 	named map[string]bool
 	// versions are the versions the last segment holds (versions).
 	versions [][]string
+	// spelt is the name the path spells, lowercased, as the parts of a
+	// dotted name: its directories that are identifiers, then the last
+	// segment's dotted name or identifier ("org", "apache", "tuple",
+	// "mutablepair" for .../org/apache/tuple/MutablePair.html); a name
+	// in the title that is a run of it ending before its end names what
+	// encloses the page (enclosingName).
+	spelt []string
 }
 
 // newTarget parses uri.
@@ -53,7 +61,34 @@ func newTarget(uri string) *target {
 		}
 	}
 	t.versions = versions(t.base)
+	t.spelt = speltName(t.path)
 	return t
+}
+
+// speltName returns the parts of the name a URI's path spells (target's
+// spelt): the directories that are identifiers, then the parts of the
+// last segment when it is a dotted name or an identifier, without its
+// page type.
+func speltName(p string) []string {
+	p = strings.TrimSuffix(p, "/")
+	var out []string
+	for seg := range strings.SplitSeq(path.Dir(p), "/") {
+		if isIdentifier(seg) {
+			out = append(out, strings.ToLower(seg))
+		}
+	}
+	base := trimPageType(strings.ToLower(path.Base(p)))
+	parts := strings.Split(base, ".")
+	if !slices.ContainsFunc(parts, func(s string) bool { return !isIdentifier(s) }) {
+		out = append(out, parts...)
+	}
+	return out
+}
+
+// isIdentifier reports whether s is a name of a program: letters, digits
+// and underscores, not starting with a digit.
+func isIdentifier(s string) bool {
+	return dottedName("a.b."+s) != ""
 }
 
 // sameHost reports whether uri is on the missing page's host.

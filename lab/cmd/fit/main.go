@@ -1,7 +1,7 @@
 // Command fit fits the judge (relink.Model, the root's judge.json) to the
 // experiment's per-target records and checks it on sites it never saw.
 //
-//	fit [-methods LIST] [-precision P] [-model FILE] [-out DIR] [-ablate] RESULTS...
+//	fit [-methods LIST] [-precision P] [-model FILE] [-out DIR] [-ablate] [-interactions LIST] RESULTS...
 //
 // Each RESULTS directory is an experiment's output (its summary.json and
 // targets.jsonl.gz); the records are the answers of the methods -methods
@@ -60,7 +60,10 @@ type config struct {
 	ablate    bool
 	dump      string
 	l2        float64
-	dirs      []string
+	// interactions are the products of signals fitted besides the
+	// signals (the package's interactions unless -interactions).
+	interactions []string
+	dirs         []string
 }
 
 func main() {
@@ -83,15 +86,19 @@ func parse(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.out, "out", "", "write the figures to `DIR`/README.md")
 	fs.Float64Var(&cfg.l2, "l2", judgefit.DefaultL2, "the penalty on the squared weights")
 	fs.StringVar(&cfg.dump, "dump", "", "write every record, judged by a model that never saw its site, as JSON lines to `FILE`")
+	terms := fs.String("interactions", strings.Join(interactions, ","), "the products of signals fitted besides the signals, comma-separated (\"\" for none)")
 	fs.BoolVar(&cfg.ablate, "ablate", false, "check each signal on sites it was not fitted on, and leave out those that do not help")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: fit [-methods LIST] [-precision P] [-model FILE] [-out DIR] [-ablate] RESULTS...")
+		fmt.Fprintln(stderr, "usage: fit [-methods LIST] [-precision P] [-model FILE] [-out DIR] [-ablate] [-interactions LIST] RESULTS...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	cfg.methods = strings.Split(*methods, ",")
+	if *terms != "" {
+		cfg.interactions = strings.Split(*terms, ",")
+	}
 	cfg.dirs = fs.Args()
 	switch {
 	case len(cfg.dirs) == 0:
@@ -120,7 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		seed = s
 	}
 	fmt.Fprintf(stderr, "fit: %d records of %d corpora\n", len(records), len(corpora))
-	opts := judgefit.Options{Signals: append(judgefit.SignalNames(records), interactions...), L2: cfg.l2}
+	opts := judgefit.Options{Signals: append(judgefit.SignalNames(records), cfg.interactions...), L2: cfg.l2}
 	var ablation []ablated
 	if cfg.ablate {
 		if opts.Signals, ablation, err = ablate(records, opts, stderr); err != nil {
