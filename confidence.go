@@ -473,7 +473,7 @@ func sameHost(a, b string) bool {
 	return err == nil && strings.EqualFold(ua.Hostname(), ub.Hostname())
 }
 
-// templateWords returns the words that at least TemplateShare of the
+// templateWords returns the words that at least templateShare of the
 // other candidates' titles on the host of uri hold, of the first ten, when
 // there are three or more: the words a site's template puts in every
 // title ("File Reference", "SQLite Syntax"), which say nothing of which
@@ -502,7 +502,7 @@ func templateWords(candidates []lexsig.Result, t *target) map[string]bool {
 	}
 	out := map[string]bool{}
 	for w, n := range count {
-		if float64(n) >= TemplateShare*float64(len(others)) {
+		if float64(n) >= templateShare*float64(len(others)) {
 			out[w] = true
 		}
 	}
@@ -725,9 +725,9 @@ func index(s, sub []string) int {
 	return -1
 }
 
-// TemplateShare is the share of the other candidates' titles that must
+// templateShare is the share of the other candidates' titles that must
 // hold a word for Confidence to count it as the site's template.
-const TemplateShare = 0.4
+const templateShare = 0.4
 
 // titleSeparators part a page's own title from its site's suffix
 // ("Templates — Flask Documentation (2.2.x)").

@@ -129,7 +129,7 @@ func ExampleSignals() {
 }
 
 // TestRerankJudge: a reranked fusion's support is the share of the
-// fusion's queries that found its first candidate (relink.FusionSupport).
+// fusion's queries that found its first candidate (fusionSupport).
 func TestRerankJudge(t *testing.T) {
 	f, _ := fakeFinder(t)
 	page := lexsig.Result{URI: "https://example.org/new", Title: "Sourdough starter guide"}

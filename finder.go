@@ -154,7 +154,7 @@ type Trace struct {
 	Filter string
 	// Reason says why, in words. A kept page may carry a note here too:
 	// its words came from the provider's anchor texts, or were cut at the
-	// bound backlink.MaxDrawn sets (CutReason).
+	// bound backlink.MaxDrawn sets (cutReason).
 	Reason string
 	// Words is how many words the page gave to the signature, for the
 	// paper's method (Paper); 0 for other strategies.
@@ -390,12 +390,12 @@ func (f *Finder) model() *Model {
 	return defaultModel()
 }
 
-// CutReason is the note a kept page's Trace carries when the words drawn
+// cutReason is the note a kept page's Trace carries when the words drawn
 // from it were cut at the bound backlink.MaxDrawn sets: a page that links
 // to the missing page so often that its windows of words would hold many
 // times its own words (a hostile page, or a radius far wider than the
 // paper's) gives the first of them only.
-const CutReason = "words cut at backlink.MaxDrawn: the page's links to the target would draw many times its own words"
+const cutReason = "words cut at backlink.MaxDrawn: the page's links to the target would draw many times its own words"
 
 // traces returns the audit trail of evidence.
 func traces(evidence []*Evidence) []Trace {
@@ -403,7 +403,7 @@ func traces(evidence []*Evidence) []Trace {
 	for _, e := range evidence {
 		t := e.Trace
 		if e.cut.Load() {
-			t.Reason = strings.TrimPrefix(t.Reason+"; "+CutReason, "; ")
+			t.Reason = strings.TrimPrefix(t.Reason+"; "+cutReason, "; ")
 		}
 		out = append(out, t)
 	}

@@ -94,7 +94,7 @@ const (
 	SignalNoTitle = "no_title"
 	// SignalFusionSupport: for a fusion of several queries, the share of
 	// the support a clear answer gets (the first candidate's fused score
-	// over FusionSupport, at most 1); 1 for other strategies.
+	// over 0.15, at most 1); 1 for other strategies.
 	SignalFusionSupport = "fusion_support"
 	// SignalMovedLink: the first candidate is where a backlink page's own
 	// link to the missing page now points, on the page's new version
@@ -188,7 +188,7 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 	set(SignalNoTitle, first.Title == "" && heading == "")
 	support := 1.0
 	if seen.Fused {
-		support = min(1, first.Score/FusionSupport)
+		support = min(1, first.Score/fusionSupport)
 	}
 	if support > 0 {
 		out[SignalFusionSupport] = support

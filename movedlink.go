@@ -19,7 +19,7 @@ import (
 // copy (Needs.ArchivedBacklinks), MovedLink finds the page's new version
 // (the archived copy's own lexical signature, searched, and the first
 // results fetched: the one whose words are most like the copy's, with a
-// Jaccard similarity of at least SamePage) and takes the link there that has the anchor text of the old
+// Jaccard similarity of at least 0.7) and takes the link there that has the anchor text of the old
 // link to the missing page, in the same order among the links with that
 // text. A backlink page that is still on the web but no longer links to
 // the missing page is its own new version. The links that agree are the
@@ -39,9 +39,9 @@ type MovedLink struct {
 // anew by default: it stops earlier when two agree.
 const DefaultMovedPages = 3
 
-// SamePage is the Jaccard similarity of their sets of words at which
+// samePage is the Jaccard similarity of their sets of words at which
 // MovedLink takes a search result for the new version of an archived page.
-const SamePage = 0.7
+const samePage = 0.7
 
 // movedResults is how many search results MovedLink fetches at most to
 // find the new version of an archived page; it keeps the most similar,
@@ -171,7 +171,7 @@ func (s MovedLink) newVersion(ctx context.Context, e *Evidence, t Tools, out *Ou
 	}
 	old, _ := canon.Canonicalize(e.URI)
 	var best *Inspection
-	bestSim := SamePage
+	bestSim := samePage
 	for _, r := range res[:min(len(res), movedResults)] {
 		if u, err := canon.Canonicalize(r.URI); err != nil || u == old {
 			continue

@@ -415,8 +415,8 @@ func askNew(asked map[string]bool, queries []lexsig.Query) bool {
 // Tools.Results is smaller; the Outcome then keeps the first
 // Tools.Results.
 //
-// Rerank judges its answer with Confidence (scaled by FusionSupport over
-// a Fusion). When the first candidate's title leaves it below 1, Rerank
+// Rerank judges its answer with Confidence (scaled by the fusion's support
+// over a Fusion, SignalFusionSupport). When the first candidate's title leaves it below 1, Rerank
 // fetches the first two candidates that are not backlink pages (unless
 // Fetch did) and lets a heading that spells the missing URI's name count
 // as the title would ("Eigen::FullPivLU< _MatrixType > Member List" on the
@@ -549,14 +549,14 @@ func fetchText(ctx context.Context, f filter.Fetcher, uri string) (string, []byt
 	return p.URI, body
 }
 
-// FusionSupport is the fused score (Fusion's Result.Score, a share of the
+// fusionSupport is the fused score (Fusion's Result.Score, a share of the
 // most a candidate can get) at which enough of a fusion's queries agree on
 // a candidate, about one in seven ranking it first, that the judge's
 // SignalFusionSupport is 1: the signal is the first candidate's score over
-// FusionSupport, at most 1. A page that one query alone ranks high is
+// fusionSupport, at most 1. A page that one query alone ranks high is
 // often a sibling of a page that is gone; how much that counts is the
 // judge's fitted weight.
-const FusionSupport = 0.15
+const fusionSupport = 0.15
 
 // reorder orders the first depth candidates of out anew. With Fetch it
 // returns the headings of the pages it fetched, by URI.
@@ -719,12 +719,12 @@ func hostOf(uri string) string {
 }
 
 // ArchiveTitle searches the words of the title of the page's archived copy
-// (Clues.Archive), stop words left out, at most MaxTitleTerms of them: the
+// (Clues.Archive), stop words left out, at most 10 of them (maxTitleTerms): the
 // title queries of Klein and Nelson's later work.
 type ArchiveTitle struct{}
 
-// MaxTitleTerms caps the words of an ArchiveTitle query.
-const MaxTitleTerms = 10
+// maxTitleTerms caps the words of an ArchiveTitle query.
+const maxTitleTerms = 10
 
 // Name returns "archive-title".
 func (ArchiveTitle) Name() string { return "archive-title" }
@@ -744,7 +744,7 @@ func (ArchiveTitle) Find(ctx context.Context, c *Clues, t Tools) (*Outcome, erro
 	}
 	var terms []string
 	for _, w := range lexsig.Tokenize(backlink.Title(body)) {
-		if !lexsig.IsStopWord(w) && !slices.Contains(terms, w) && len(terms) < MaxTitleTerms {
+		if !lexsig.IsStopWord(w) && !slices.Contains(terms, w) && len(terms) < maxTitleTerms {
 			terms = append(terms, w)
 		}
 	}
