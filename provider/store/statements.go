@@ -7,14 +7,24 @@ import (
 
 // statements are the prepared queries the read side runs.
 type statements struct {
-	search, backlinks, fetch, redirect, docFreq, docs, pageInfo, links *sql.Stmt
+	search, searchTies, backlinks, fetch, redirect, docFreq, docs, pageInfo, links *sql.Stmt
 }
 
 // queries maps each statement to its SQL.
 func (st *statements) queries() map[**sql.Stmt]string {
 	return map[**sql.Stmt]string{
-		// ?1 MATCH expression, ?2 limit, ?3 title weight.
+		// ?1 MATCH expression, ?2 limit, ?3 title weight. The limit + 1
+		// best rows by score alone, and only those joined to their URIs
+		// and titles: a query may match tens of thousands of rows.
 		&st.search: `
+			SELECT u.uri, p.title, m.score
+			FROM (SELECT rowid AS id, bm25(fts, ?3, 1.0) AS score FROM fts
+			      WHERE fts MATCH ?1 ORDER BY score LIMIT ?2 + 1) m
+			JOIN pages p ON p.id = m.id JOIN urls u ON u.id = m.id
+			ORDER BY m.score, u.uri`,
+		// The same ranking over every matching row, for a query whose
+		// rows tie at the limit (Search).
+		&st.searchTies: `
 			SELECT u.uri, p.title, bm25(fts, ?3, 1.0) AS score
 			FROM fts JOIN pages p ON p.id = fts.rowid JOIN urls u ON u.id = p.id
 			WHERE fts MATCH ?1
