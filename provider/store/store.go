@@ -240,6 +240,10 @@ const (
 	roleImmutable                 // the same, immutable=1 (openReader says when)
 )
 
+// mmapSize is how much of a read-only store's file its readers map into
+// memory (dsn): 1 GiB.
+const mmapSize = 1 << 30
+
 // dsn returns the driver's data source name for path. Every connection
 // uses a busy timeout instead of immediate SQLITE_BUSY errors and
 // synchronous=NORMAL, which in WAL mode keeps the database consistent
@@ -248,15 +252,21 @@ const (
 // (Open), and its transactions take the write lock when they begin.
 // Readers are query_only; those of a read-only store also open the file
 // read-only (mode=ro), so that nothing is ever created or written, and
-// immutable ones take no locks and need no -shm file.
+// immutable ones take no locks and need no -shm file. Readers of a
+// read-only store map the file into memory (the first mmapSize bytes) and
+// read its pages there rather than copying each page that misses the
+// connection's page cache with a system call: a search reads much of the
+// full-text index, and each reader has its own cache.
 func dsn(path string, role connRole) string {
 	q := url.Values{}
 	switch role {
 	case roleReadOnly:
 		q.Add("mode", "ro")
+		q.Add("_pragma", "mmap_size("+strconv.Itoa(mmapSize)+")")
 	case roleImmutable:
 		q.Add("mode", "ro")
 		q.Add("immutable", "1")
+		q.Add("_pragma", "mmap_size("+strconv.Itoa(mmapSize)+")")
 	}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "synchronous(NORMAL)")
