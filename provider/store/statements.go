@@ -61,9 +61,14 @@ func (st *statements) queries() map[**sql.Stmt]string {
 	}
 }
 
-// prepare prepares every statement on db.
-func (st *statements) prepare(db *sql.DB) error {
+// prepare prepares every statement on read, the search statements on
+// search when it is not nil.
+func (st *statements) prepare(read, search *sql.DB) error {
 	for p, q := range st.queries() {
+		db := read
+		if search != nil && (p == &st.search || p == &st.searchTies) {
+			db = search
+		}
 		s, err := db.Prepare(q)
 		if err != nil {
 			return err
