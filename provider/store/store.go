@@ -94,7 +94,9 @@ type Options struct {
 	// disables the cache.
 	QueryCache int
 	// Readers bounds the connections that serve queries at once; 0 means
-	// twice the number of CPUs.
+	// twice the number of CPUs. A ReadOnly store searches with
+	// connections of its own besides, as many as CPUs and at most
+	// Readers, which map the file into memory.
 	Readers int
 	// TitleWeight is the BM25 weight of the title column relative to the
 	// text column in Search; 0 means DefaultTitleWeight.
