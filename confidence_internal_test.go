@@ -509,6 +509,16 @@ func TestSiteWordsCopies(t *testing.T) {
 	}
 }
 
+// parsePost parses body as the page https://example.org/blog/post.html.
+func parsePost(t *testing.T, body string) *backlink.Document {
+	t.Helper()
+	doc, err := backlink.Parse([]byte(body), "https://example.org/blog/post.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
 // TestLinkedApart: a candidate that a backlink page links to in its
 // content, beside its link to the missing page, is another page; one it
 // links to only from its navigation is not known to be.
@@ -518,10 +528,7 @@ func TestLinkedApart(t *testing.T) {
 <nav><a href="/guide/menu.html">Menu</a></nav>
 <p>Read the <a href="/guide/starter.html">starter guide</a> and the <a href="/guide/rye.html">rye guide</a>.</p>
 </body></html>`
-	doc, err := backlink.Parse([]byte(body), "https://example.org/blog/post.html")
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parsePost(t, body)
 	c := &Clues{URI: missing, Evidence: []*Evidence{{Trace: Trace{Kept: true}, page: &Inspection{Kept: true, Title: "Baking", Doc: doc}}}}
 	for _, tt := range []struct {
 		uri  string
@@ -554,5 +561,34 @@ func TestTextSignals(t *testing.T) {
 	s = Signals(c, cands, Seen{Similarity: map[string]float64{"https://example.org/b": 0.5}})
 	if _, ok := s[SignalTextSimilarity]; ok {
 		t.Errorf("the first not read: signals %v", s)
+	}
+}
+
+// TestContentLinks: a kept page's content links, canonical, in order,
+// without navigation; made once per inspection, so that the Clues of
+// another target that keeps the page reads the same slice.
+func TestContentLinks(t *testing.T) {
+	body := `<html><head><title>Baking</title></head><body>
+<nav><a href="/guide/menu.html">Menu</a></nav>
+<p>Read the <a href="/guide/Starter.html#top">starter guide</a> and the <a href="HTTPS://EXAMPLE.ORG/guide/rye.html">rye guide</a>.</p>
+</body></html>`
+	doc := parsePost(t, body)
+	in := &Inspection{Kept: true, Title: "Baking", Doc: doc}
+	first := in.contentLinks()
+	want := []string{"https://example.org/guide/Starter.html", "https://example.org/guide/rye.html"}
+	if !slices.Equal(first, want) {
+		t.Fatalf("contentLinks() = %q, want %q", first, want)
+	}
+	a := &Clues{URI: "https://example.org/guide/Starter.html", Evidence: []*Evidence{{Trace: Trace{Kept: true}, page: in}}}
+	b := &Clues{URI: "https://example.org/guide/rye.html", Evidence: []*Evidence{{Trace: Trace{Kept: true}, page: in}}}
+	if !a.linkedApart("https://example.org/guide/rye.html") || a.linkedApart("https://example.org/guide/Starter.html") ||
+		!b.linkedApart("https://example.org/guide/Starter.html") || b.linkedApart("https://example.org/guide/rye.html") {
+		t.Error("linkedApart over a shared inspection: want each target's own link left out")
+	}
+	if again := in.contentLinks(); &again[0] != &first[0] {
+		t.Error("contentLinks made the links again")
+	}
+	if (&Inspection{}).contentLinks() != nil {
+		t.Error("contentLinks of a page not kept: want none")
 	}
 }

@@ -382,7 +382,8 @@ func (j *titleJudge) match(i int, heading string) titleMatch {
 
 // linkedApart reports whether a kept backlink page of c links to uri with a
 // link that is neither navigation nor an image map's (SignalLinkedApart).
-// The set of such links is made once per Clues.
+// The set of such links is made once per Clues, from each page's links
+// canonicalized once per inspection.
 func (c *Clues) linkedApart(uri string) bool {
 	u, err := canon.Canonicalize(uri)
 	if err != nil {
@@ -393,14 +394,11 @@ func (c *Clues) linkedApart(uri string) bool {
 	if c.linked == nil {
 		c.linked = map[string]bool{}
 		for _, e := range c.kept() {
-			if e.page == nil || e.page.Doc == nil {
+			if e.page == nil {
 				continue
 			}
-			for _, l := range e.page.Doc.Outlinks() {
-				if l.Nav || l.Area {
-					continue
-				}
-				if cu, err := canon.Canonicalize(l.URI); err == nil && cu != c.URI {
+			for _, cu := range e.page.contentLinks() {
+				if cu != c.URI {
 					c.linked[cu] = true
 				}
 			}

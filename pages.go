@@ -9,6 +9,7 @@ import (
 	"unique"
 
 	"github.com/linkrot/relink/backlink"
+	"github.com/linkrot/relink/canon"
 	"github.com/linkrot/relink/filter"
 	"github.com/linkrot/relink/lexsig"
 )
@@ -44,6 +45,9 @@ type Inspection struct {
 	tfOnce sync.Once
 	tf     []termCount // the counted words of the whole page
 	words  int         // how many words the page has
+
+	linksOnce sync.Once
+	linked    []string // contentLinks
 }
 
 // Outcome returns OutcomeKept for a kept page and the Filter otherwise.
@@ -89,6 +93,28 @@ func (in *Inspection) count(loc *backlink.Located) {
 			in.tf = append(in.tf, termCount{unique.Make(t).Value(), n})
 		}
 	})
+}
+
+// contentLinks returns the canonical URIs of the kept page's links that are
+// neither navigation nor an image map's, in the page's order, made once per
+// inspection: every target whose neighbourhood keeps the page asks
+// (Clues.linkedApart).
+func (in *Inspection) contentLinks() []string {
+	in.linksOnce.Do(func() {
+		if in.Doc == nil {
+			return
+		}
+		for _, l := range in.Doc.Outlinks() {
+			if l.Nav || l.Area {
+				continue
+			}
+			if cu, err := canon.Canonicalize(l.URI); err == nil {
+				// Interned: pages of a site link to the same pages.
+				in.linked = append(in.linked, unique.Make(cu).Value())
+			}
+		}
+	})
+	return in.linked
 }
 
 // PageCache keeps the inspections of backlink pages across finds.

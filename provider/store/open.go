@@ -111,7 +111,7 @@ func classify(err error) error {
 }
 
 // openReader opens the reader pool of a read-only store and returns it with
-// the file's schema version. It opens the file read-only (mode=ro), which
+// the role its connections take and the file's schema version. It opens the file read-only (mode=ro), which
 // creates nothing and, in the rollback-journal mode in which Close leaves a
 // store, needs nothing but read access to the file.
 //
@@ -125,29 +125,29 @@ func classify(err error) error {
 // may write the directory runs an ingest into it, which it would not see
 // and which could confuse it. When the log holds pages, the error says to
 // open the store once with write access.
-func openReader(path string, readers int) (*sql.DB, int, error) {
-	open := func(role connRole) (*sql.DB, int, error) {
+func openReader(path string, readers int) (*sql.DB, connRole, int, error) {
+	open := func(role connRole) (*sql.DB, connRole, int, error) {
 		r, err := sql.Open("sqlite", dsn(path, role))
 		if err != nil {
-			return nil, 0, err
+			return nil, role, 0, err
 		}
 		r.SetMaxOpenConns(readers)
 		r.SetMaxIdleConns(readers)
 		v, err := checkVersion(r)
 		if err != nil {
 			r.Close()
-			return nil, 0, err
+			return nil, role, 0, err
 		}
-		return r, v, nil
+		return r, role, v, nil
 	}
-	r, v, err := open(roleReadOnly)
+	r, role, v, err := open(roleReadOnly)
 	if code := sqliteCode(err); code == sqlite3.SQLITE_READONLY || code == sqlite3.SQLITE_CANTOPEN {
 		if walPending(path) {
-			return nil, 0, fmt.Errorf("%w (its write-ahead log %s-wal holds changes that a reader can apply only with write access to the directory: open the store once with write access)", err, path)
+			return nil, role, 0, fmt.Errorf("%w (its write-ahead log %s-wal holds changes that a reader can apply only with write access to the directory: open the store once with write access)", err, path)
 		}
 		return open(roleImmutable)
 	}
-	return r, v, err
+	return r, role, v, err
 }
 
 // restMode leaves the file in rollback-journal mode when the writer is the

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -50,9 +51,31 @@ func (s *Store) Search(ctx context.Context, query lexsig.Query, limit int) ([]le
 	if r, ok := s.cache.get(key); ok {
 		return r, nil
 	}
-	rows, err := s.stmts.search.QueryContext(ctx, expr, limit, s.titleWeight)
+	results, err := s.rank(ctx, s.stmts.search, expr, limit)
+	if err == nil && len(results) > limit {
+		// The search statement ranks the limit + 1 best rows by score
+		// before it breaks ties by URI. When the last two share a score,
+		// rows beyond them may share it too and come before them by URI:
+		// rank every row.
+		if results[limit].Score == results[limit-1].Score {
+			results, err = s.rank(ctx, s.stmts.searchTies, expr, limit)
+		} else {
+			results = results[:limit]
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store: search %q: %w", query.String(), err)
+	}
+	s.cache.put(key, results)
+	return results, nil
+}
+
+// rank runs the search statement st for the MATCH expression expr and
+// returns its rows as results, ranked from 1.
+func (s *Store) rank(ctx context.Context, st *sql.Stmt, expr string, limit int) ([]lexsig.Result, error) {
+	rows, err := st.QueryContext(ctx, expr, limit, s.titleWeight)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	results := []lexsig.Result{}
@@ -60,17 +83,13 @@ func (s *Store) Search(ctx context.Context, query lexsig.Query, limit int) ([]le
 		var r lexsig.Result
 		var bm25 float64
 		if err := rows.Scan(&r.URI, &r.Title, &bm25); err != nil {
-			return nil, fmt.Errorf("store: search %q: %w", query.String(), err)
+			return nil, err
 		}
 		r.Rank = len(results) + 1
 		r.Score = -bm25 // FTS5's bm25() is lower for better matches
 		results = append(results, r)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: search %q: %w", query.String(), err)
-	}
-	s.cache.put(key, results)
-	return results, nil
+	return results, rows.Err()
 }
 
 // matchExpr returns the FTS5 MATCH expression for q, or "" when q holds no

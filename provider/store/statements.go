@@ -7,14 +7,24 @@ import (
 
 // statements are the prepared queries the read side runs.
 type statements struct {
-	search, backlinks, fetch, redirect, docFreq, docs, pageInfo, links *sql.Stmt
+	search, searchTies, backlinks, fetch, redirect, docFreq, docs, pageInfo, links *sql.Stmt
 }
 
 // queries maps each statement to its SQL.
 func (st *statements) queries() map[**sql.Stmt]string {
 	return map[**sql.Stmt]string{
-		// ?1 MATCH expression, ?2 limit, ?3 title weight.
+		// ?1 MATCH expression, ?2 limit, ?3 title weight. The limit + 1
+		// best rows by score alone, and only those joined to their URIs
+		// and titles: a query may match tens of thousands of rows.
 		&st.search: `
+			SELECT u.uri, p.title, m.score
+			FROM (SELECT rowid AS id, bm25(fts, ?3, 1.0) AS score FROM fts
+			      WHERE fts MATCH ?1 ORDER BY score LIMIT ?2 + 1) m
+			JOIN pages p ON p.id = m.id JOIN urls u ON u.id = m.id
+			ORDER BY m.score, u.uri`,
+		// The same ranking over every matching row, for a query whose
+		// rows tie at the limit (Search).
+		&st.searchTies: `
 			SELECT u.uri, p.title, bm25(fts, ?3, 1.0) AS score
 			FROM fts JOIN pages p ON p.id = fts.rowid JOIN urls u ON u.id = p.id
 			WHERE fts MATCH ?1
@@ -51,9 +61,14 @@ func (st *statements) queries() map[**sql.Stmt]string {
 	}
 }
 
-// prepare prepares every statement on db.
-func (st *statements) prepare(db *sql.DB) error {
+// prepare prepares every statement on read, the search statements on
+// search when it is not nil.
+func (st *statements) prepare(read, search *sql.DB) error {
 	for p, q := range st.queries() {
+		db := read
+		if search != nil && (p == &st.search || p == &st.searchTies) {
+			db = search
+		}
 		s, err := db.Prepare(q)
 		if err != nil {
 			return err

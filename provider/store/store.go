@@ -94,7 +94,9 @@ type Options struct {
 	// disables the cache.
 	QueryCache int
 	// Readers bounds the connections that serve queries at once; 0 means
-	// twice the number of CPUs.
+	// twice the number of CPUs. A ReadOnly store searches with
+	// connections of its own besides, as many as CPUs and at most
+	// Readers, which map the file into memory.
 	Readers int
 	// TitleWeight is the BM25 weight of the title column relative to the
 	// text column in Search; 0 means DefaultTitleWeight.
@@ -119,6 +121,7 @@ type db struct {
 	path     string
 	readOnly bool
 	read     *sql.DB // the reader pool
+	search   *sql.DB // a read-only store's search pool; nil to search with read
 	write    *sql.DB // one connection, for ingest and the missing table
 	ingestMu sync.Mutex
 
@@ -190,9 +193,23 @@ func (d *db) open(opts *Options) (*Store, error) {
 	}
 	v := SchemaVersion
 	if opts.ReadOnly {
-		if d.read, v, err = openReader(d.path, readers); err != nil {
+		var role connRole
+		if d.read, role, v, err = openReader(d.path, readers); err != nil {
 			return nil, err
 		}
+		// Searches have their own connections, which map the file into
+		// memory and read the pages of the full-text index there, rather
+		// than copying each page that misses a connection's page cache
+		// with a system call; no more of them than CPUs, since each maps
+		// the pages it reads (they count in the process's resident
+		// memory, once per connection), and apart from the readers, whose
+		// caches the pages of fetched bodies and links would fill.
+		if d.search, err = sql.Open("sqlite", dsn(d.path, role, "mmap_size("+strconv.Itoa(mmapSize)+")")); err != nil {
+			return nil, err
+		}
+		searchers := min(readers, runtime.NumCPU())
+		d.search.SetMaxOpenConns(searchers)
+		d.search.SetMaxIdleConns(searchers)
 	} else {
 		if d.read, err = sql.Open("sqlite", dsn(d.path, roleReader)); err != nil {
 			return nil, err
@@ -200,7 +217,7 @@ func (d *db) open(opts *Options) (*Store, error) {
 		d.read.SetMaxOpenConns(readers)
 		d.read.SetMaxIdleConns(readers)
 	}
-	if err := d.stmts.prepare(d.read); err != nil {
+	if err := d.stmts.prepare(d.read, d.search); err != nil {
 		return nil, err
 	}
 	if v >= 2 {
@@ -240,6 +257,10 @@ const (
 	roleImmutable                 // the same, immutable=1 (openReader says when)
 )
 
+// mmapSize is how much of a read-only store's file its search connections
+// map into memory: 1 GiB.
+const mmapSize = 1 << 30
+
 // dsn returns the driver's data source name for path. Every connection
 // uses a busy timeout instead of immediate SQLITE_BUSY errors and
 // synchronous=NORMAL, which in WAL mode keeps the database consistent
@@ -248,8 +269,9 @@ const (
 // (Open), and its transactions take the write lock when they begin.
 // Readers are query_only; those of a read-only store also open the file
 // read-only (mode=ro), so that nothing is ever created or written, and
-// immutable ones take no locks and need no -shm file.
-func dsn(path string, role connRole) string {
+// immutable ones take no locks and need no -shm file. pragmas are set on
+// every connection besides.
+func dsn(path string, role connRole, pragmas ...string) string {
 	q := url.Values{}
 	switch role {
 	case roleReadOnly:
@@ -262,6 +284,9 @@ func dsn(path string, role connRole) string {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "cache_size(-32768)")
 	q.Add("_pragma", "temp_store(MEMORY)")
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
 	if role == roleWriter {
 		q.Add("_txlock", "immediate")
 	} else {
@@ -283,6 +308,9 @@ func (d *db) closeAll() error {
 	errs = append(errs, d.stmts.close())
 	if d.linkStmts != nil {
 		errs = append(errs, d.linkStmts.close())
+	}
+	if d.search != nil {
+		errs = append(errs, d.search.Close())
 	}
 	if d.read != nil {
 		errs = append(errs, d.read.Close())

@@ -864,3 +864,69 @@ func TestRealClickDoc(t *testing.T) {
 		t.Errorf("Search(setuptools entry points) = %v, %v, want results", res, err)
 	}
 }
+
+// TestSearchLimitTies checks that a limited search gives the first results
+// of the unlimited one, ties broken by URI, also where rows beyond the
+// limit share the score of the last result kept: pages of the same words
+// score the same.
+func TestSearchLimitTies(t *testing.T) {
+	page := func(title, text string) string {
+		return "<html><head><title>" + title + "</title></head><body><p>" + text + "</p></body></html>"
+	}
+	// Five pages tie on "kettle", two score higher (the word twice) and
+	// one lower (a longer text). The first directory's pages are indexed
+	// first: its tied pages come after the second's in URI order.
+	dirs := []map[string]string{{
+		"c.html": page("Kettle", "a kettle boils water"),
+		"d.html": page("Kettle", "a kettle boils water"),
+		"e.html": page("Kettle", "a kettle boils water"),
+		"y.html": page("Kettle kettle", "a kettle boils water"),
+		"z.html": page("Kettle kettle", "a kettle boils water"),
+		"m.html": page("Kettle", "a kettle boils water in a pot on a stove in a kitchen"),
+		"n.html": page("Teapot", "a teapot holds tea"),
+	}, {
+		"a.html": page("Kettle", "a kettle boils water"),
+		"b.html": page("Kettle", "a kettle boils water"),
+	}}
+	s, err := store.Open(filepath.Join(t.TempDir(), "ties.db"), &store.Options{QueryCache: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	for _, files := range dirs {
+		dir := t.TempDir()
+		for name, html := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(html), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.IngestDir(ctx, dir, "https://ties.example/", store.IngestOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := lexsig.Query{Terms: []string{"kettle"}}
+	all, err := s.Search(ctx, q, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"y", "z", "a", "b", "c", "d", "e", "m"}
+	for i, w := range want {
+		want[i] = "https://ties.example/" + w + ".html"
+	}
+	if diff := cmp.Diff(want, resultURIs(all)); diff != "" {
+		t.Fatalf("Search(%q) (-want +got):\n%s", q, diff)
+	}
+	if all[1].Score <= all[2].Score || all[2].Score != all[6].Score || all[6].Score <= all[7].Score {
+		t.Fatalf("Search(%q) scores %v: want two, five and one tied", q, all)
+	}
+	for limit := 1; limit <= len(all)+1; limit++ {
+		got, err := s.Search(ctx, q, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(all[:min(limit, len(all))], got); diff != "" {
+			t.Errorf("Search(%q, %d) (-want +got):\n%s", q, limit, diff)
+		}
+	}
+}
