@@ -91,7 +91,13 @@ func otherName(title string, t *target) bool {
 // JUnit4TestAdapter.html), whose page the title's is; ending where it
 // ends, the page's own name ("org.junit.experimental.max Class
 // Hierarchy" for .../org/junit/experimental/max/package-tree.html).
-func pathNames(title string, t *target) (enclosing, whole bool) {
+// inner reports a dotted name of three parts or more that starts with the
+// last two parts or more of the path's name, to its end, and goes on: the
+// name of a page inside the named one, a nested class's, a member's or a
+// subpackage's ("org.junit.experimental.theories.suppliers Class
+// Hierarchy" for .../org/junit/experimental/theories/package-summary.html,
+// "dask.dataframe.Series.describe" for .../dask.dataframe.Series.html).
+func pathNames(title string, t *target) (enclosing, whole, inner bool) {
 	spelt := t.spelt
 	for field := range strings.FieldsSeq(title) {
 		f := strings.ToLower(strings.TrimFunc(field, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }))
@@ -108,8 +114,11 @@ func pathNames(title string, t *target) (enclosing, whole bool) {
 				}
 			}
 		}
+		for k := 2; k < len(parts) && k <= len(spelt); k++ {
+			inner = inner || slices.Equal(parts[:k], spelt[len(spelt)-k:])
+		}
 	}
-	return enclosing, whole
+	return enclosing, whole, inner
 }
 
 // sibling reports whether candidate is known to be another page than the

@@ -187,27 +187,34 @@ func TestOtherName(t *testing.T) {
 
 // TestPathNames: a title that names the package or class the missing
 // URI's page is in is that package's or class's page; one that names the
-// whole name the path spells is the page's.
+// whole name the path spells is the page's; one whose name goes on past
+// it is a page inside the named one.
 func TestPathNames(t *testing.T) {
 	const lang = "https://commons.apache.org/proper/commons-lang/javadocs/api-3.12.0/org/apache/commons/lang3/"
 	for _, tt := range []struct {
-		title, uri       string
-		enclosing, whole bool
+		title, uri              string
+		enclosing, whole, inner bool
 	}{
-		{"Uses of Package org.apache.commons.lang3.tuple (Apache Commons Lang 3.12.0 API)", lang + "tuple/MutablePair.html", true, false},
-		{"MutablePair (Apache Commons Lang 3.12.0 API)", lang + "tuple/MutablePair.html", false, false},
-		{"Uses of Package org.apache.commons.lang3 (Apache Commons Lang 3.12.0 API)", lang + "arch/package-use.html", true, false},
-		{"Uses of Package org.apache.commons.lang3.arch (Apache Commons Lang 3.12.0 API)", lang + "arch/package-use.html", false, true},
-		{"Uses of Package junit.framework (JUnit API)", "https://junit.org/junit4/javadoc/4.13.2/junit/framework/JUnit4TestAdapter.html", true, false},
-		{"Uses of Class org.apache.commons.lang3.arch.Processor (API)", lang + "arch/class-use/Processor.Arch.html", true, false},
-		{"org.junit.experimental.max Class Hierarchy (JUnit API)", "https://junit.org/junit4/javadoc/4.13.2/org/junit/experimental/max/package-tree.html", false, true},
-		{"Uses of Class org.apache.commons.lang3.arch.Processor.Arch (API)", lang + "arch/class-use/Processor.Arch.html", false, true},
-		{"os.path — Common pathname manipulations", "https://docs.python.org/3/library/os.path.html", false, true},
-		{"Release 2.4.1 notes", "https://example.org/docs/2.4/release.html", false, false},
-		{"dask.array.argmin", "%zz", false, false},
+		{"Uses of Package org.apache.commons.lang3.tuple (Apache Commons Lang 3.12.0 API)", lang + "tuple/MutablePair.html", true, false, false},
+		{"MutablePair (Apache Commons Lang 3.12.0 API)", lang + "tuple/MutablePair.html", false, false, false},
+		{"Uses of Package org.apache.commons.lang3 (Apache Commons Lang 3.12.0 API)", lang + "arch/package-use.html", true, false, false},
+		{"Uses of Package org.apache.commons.lang3.arch (Apache Commons Lang 3.12.0 API)", lang + "arch/package-use.html", false, true, false},
+		{"Uses of Package junit.framework (JUnit API)", "https://junit.org/junit4/javadoc/4.13.2/junit/framework/JUnit4TestAdapter.html", true, false, false},
+		{"Uses of Class org.apache.commons.lang3.arch.Processor (API)", lang + "arch/class-use/Processor.Arch.html", true, false, false},
+		{"org.junit.experimental.max Class Hierarchy (JUnit API)", "https://junit.org/junit4/javadoc/4.13.2/org/junit/experimental/max/package-tree.html", false, true, false},
+		{"Uses of Class org.apache.commons.lang3.arch.Processor.Arch (API)", lang + "arch/class-use/Processor.Arch.html", false, true, false},
+		{"os.path — Common pathname manipulations", "https://docs.python.org/3/library/os.path.html", false, true, false},
+		{"Release 2.4.1 notes", "https://example.org/docs/2.4/release.html", false, false, false},
+		{"dask.array.argmin", "%zz", false, false, false},
+		{"org.junit.experimental.theories.suppliers Class Hierarchy (JUnit API)", "https://junit.org/junit4/javadoc/4.13.2/org/junit/experimental/theories/package-summary.html", false, false, true},
+		{"Uses of Class org.jsoup.nodes.Entities.EscapeMode (jsoup API)", "https://jsoup.org/apidocs/org/jsoup/nodes/Entities.html", false, false, true},
+		{"dask.dataframe.Series.describe — Dask documentation", "https://docs.dask.org/en/2022.12.1/generated/dask.dataframe.Series.html", false, false, true},
+		{"Uses of Package org.apache.commons.lang3.concurrent.locks (API)", lang + "concurrent/package-tree.html", false, false, true},
+		{"dask.dataframe.Series — Dask documentation", "https://docs.dask.org/en/2022.12.1/generated/dask.dataframe.Series.html", false, true, false},
+		{"os.path.join", "https://docs.python.org/3/library/path.html", false, false, false},
 	} {
-		if enclosing, whole := pathNames(tt.title, newTarget(tt.uri)); enclosing != tt.enclosing || whole != tt.whole {
-			t.Errorf("pathNames(%q, %q) = %v, %v, want %v, %v", tt.title, tt.uri, enclosing, whole, tt.enclosing, tt.whole)
+		if enclosing, whole, inner := pathNames(tt.title, newTarget(tt.uri)); enclosing != tt.enclosing || whole != tt.whole || inner != tt.inner {
+			t.Errorf("pathNames(%q, %q) = %v, %v, %v, want %v, %v, %v", tt.title, tt.uri, enclosing, whole, inner, tt.enclosing, tt.whole, tt.inner)
 		}
 	}
 }
@@ -590,5 +597,27 @@ func TestContentLinks(t *testing.T) {
 	}
 	if (&Inspection{}).contentLinks() != nil {
 		t.Error("contentLinks of a page not kept: want none")
+	}
+}
+
+// TestPathNameSignals: the judge names what the first candidate's title
+// says of the dotted name the missing URI's path spells: the page's own
+// name, what encloses it, or a page inside it.
+func TestPathNameSignals(t *testing.T) {
+	const missing = "https://jsoup.org/apidocs/org/jsoup/nodes/Entities.html"
+	for _, tt := range []struct {
+		title string
+		want  string
+	}{
+		{"Uses of Class org.jsoup.nodes.Entities (jsoup API)", SignalTitleNamesPath},
+		{"Uses of Package org.jsoup.nodes (jsoup API)", SignalEnclosingName},
+		{"Uses of Class org.jsoup.nodes.Entities.EscapeMode (jsoup API)", SignalInnerName},
+	} {
+		s := Signals(&Clues{URI: missing}, []lexsig.Result{{URI: "https://jsoup.org/apidocs/x.html", Title: tt.title}}, Seen{})
+		for _, name := range []string{SignalTitleNamesPath, SignalEnclosingName, SignalInnerName} {
+			if got, want := s[name] == 1, name == tt.want; got != want {
+				t.Errorf("%q: %s %v, want %v (signals %v)", tt.title, name, got, want, s)
+			}
+		}
 	}
 }

@@ -123,6 +123,13 @@ const (
 	// for .../org/junit/experimental/max/package-tree.html), and no name
 	// of what encloses it.
 	SignalTitleNamesPath = "title_names_path"
+	// SignalInnerName: the first candidate's title holds a dotted name
+	// that starts with the name the missing URI's path spells, to its
+	// end, and goes on: the name of a page inside the named one, a nested
+	// class's, a member's or a subpackage's ("Uses of Class
+	// org.jsoup.nodes.Entities.EscapeMode" for .../org/jsoup/nodes/
+	// Entities.html), whose page it is.
+	SignalInnerName = "inner_name"
 	// SignalTextSimilarity: the similarity of the first candidate's text
 	// to the words around the backlinks' links (the cosine of their
 	// words' counts, in [0, 1]), when the strategy read the page (Rerank
@@ -245,6 +252,7 @@ func judgeTitles(c *Clues, candidates []lexsig.Result, seen Seen) (map[string]fl
 	set(SignalShareOwnWords, !m.whole && m.share > 0 && m.foreign)
 	set(SignalEnclosingName, m.enclosing)
 	set(SignalTitleNamesPath, m.pathName && !m.enclosing)
+	set(SignalInnerName, m.inner)
 	set(SignalTitleSpellsURI, m.spelled)
 	set(SignalHeadingSpellsURI, m.headingSpelled)
 	set(SignalSibling, m.sibling)
@@ -328,6 +336,9 @@ type titleMatch struct {
 	// pathName: the title holds the dotted name the URI's path spells,
 	// whole (pathNames).
 	pathName bool
+	// inner: the title names a page inside the one the URI's path
+	// names (pathNames).
+	inner bool
 }
 
 // score orders matches as the titles name the page: 1 for a title that
@@ -372,7 +383,7 @@ func (j *titleJudge) match(i int, heading string) titleMatch {
 	if heading != "" {
 		m.headingSpelled = spelled(heading, nil, withWords(site, templateArgs(heading)), j.t, true)
 	}
-	m.enclosing, m.pathName = pathNames(title, j.t)
+	m.enclosing, m.pathName, m.inner = pathNames(title, j.t)
 	if m.enclosing {
 		m.spelled = false
 	}

@@ -253,7 +253,7 @@ func sortedKeys(m map[string]float64) []string {
 // it so that, on sites the model never saw (leave one site out), the
 // answers at or above it were right at the precision Provenance.Precision
 // states; judge.json has the figures.
-const DefaultThreshold = 0.85
+const DefaultThreshold = 0.83
 
 // WithRedirect returns a copy of signals with the signal of an archived
 // redirect of the missing URI to the first candidate added: a permanent
