@@ -100,8 +100,9 @@ func (s SearchFusion) Fuse(ctx context.Context, query lexsig.Query, limit int) (
 		return nil, err
 	}
 	fused := rankFusion(s.K, answered)
-	out := make([]FusedResult, 0, min(len(fused), max(limit, 0)))
-	for _, f := range fused[:min(len(fused), max(limit, 0))] {
+	fused = fused[:min(len(fused), max(limit, 0))]
+	out := make([]FusedResult, 0, len(fused))
+	for _, f := range fused {
 		r := FusedResult{Result: f.Result}
 		for _, l := range f.lists {
 			r.Sources = append(r.Sources, names[l])

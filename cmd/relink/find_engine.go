@@ -25,6 +25,12 @@ import (
 // APIs.
 var engineNames = []string{"store", "google", "brave", "marginalia", "mojeek", "searxng"}
 
+// unknownEngine is the usage error of a -search value that names no
+// engine; also lists the values a subcommand takes besides engineNames.
+func unknownEngine(name string, also ...string) error {
+	return usagef("unknown -search %s: want one of %s", quoteArg(name), strings.Join(slices.Concat(also, engineNames), ", "))
+}
+
 // hitCountEngines are the engines whose hit counts -df search turns into
 // document frequencies (besides the store, whose counts are exact).
 // Brave and Marginalia report none, and SearXNG no longer does (it
@@ -127,7 +133,7 @@ func newEngine(c engineConfig) (*engine, error) {
 		}
 		client, err = searxng.New(searxng.Options{BaseURL: base, Transport: transport})
 	default:
-		return nil, usagef("unknown -search %s: want one of %s", quoteArg(c.name), strings.Join(engineNames, ", "))
+		return nil, unknownEngine(c.name)
 	}
 	if err != nil {
 		// The provider refused its options (a -search-url that is no

@@ -271,7 +271,7 @@ func parseFix(args []string) (*fixConfig, error) {
 	}
 	set := setFlags(fs)
 	if c.search != siteSearch && !slices.Contains(engineNames, c.search) {
-		return nil, usagef("unknown -search %s: want one of %s, %s", quoteArg(c.search), siteSearch, strings.Join(engineNames, ", "))
+		return nil, unknownEngine(c.search, siteSearch)
 	}
 	if c.search == siteSearch {
 		// The site index is no engine: it is what serves without -store

@@ -112,7 +112,7 @@ func (c *liveConfig) backlinksFromStore() bool {
 // check refuses live flags that do not fit together.
 func (c *liveConfig) check(set map[string]bool) error {
 	if !slices.Contains(engineNames, c.search) {
-		return usagef("unknown -search %s: want one of %s", quoteArg(c.search), strings.Join(engineNames, ", "))
+		return unknownEngine(c.search)
 	}
 	if !slices.Contains(dfKinds, c.dfKind) {
 		return usagef("unknown -df %s: want one of %s", quoteArg(c.dfKind), strings.Join(dfKinds, ", "))
