@@ -167,17 +167,28 @@ func finish(ctx context.Context, w *sql.DB, deg *inDegrees) error {
 		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
 	const finished = `DELETE FROM meta WHERE key = 'ingest'`
-	if fresh {
-		if _, err := w.ExecContext(ctx, finished); err != nil {
-			return fmt.Errorf("store: ingest: finish: %w", err)
-		}
-		return nil
-	}
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
 	defer tx.Rollback()
+	if fresh {
+		// A store derived by a version that made no postings gets them.
+		ok, err := postingsFresh(ctx, tx)
+		if err == nil && !ok {
+			err = buildPostings(ctx, tx)
+		}
+		if err == nil {
+			_, err = tx.ExecContext(ctx, finished)
+		}
+		if err == nil {
+			err = tx.Commit()
+		}
+		if err != nil {
+			return fmt.Errorf("store: ingest: finish: %w", err)
+		}
+		return nil
+	}
 	if deg != nil && !deg.off {
 		err = deg.write(ctx, tx)
 	} else {
@@ -200,6 +211,9 @@ func finish(ctx context.Context, w *sql.DB, deg *inDegrees) error {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("store: ingest: finish: %w", err)
 		}
+	}
+	if err := buildPostings(ctx, tx); err != nil {
+		return fmt.Errorf("store: ingest: finish: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: ingest: finish: %w", err)

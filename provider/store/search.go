@@ -51,23 +51,34 @@ func (s *Store) Search(ctx context.Context, query lexsig.Query, limit int) ([]le
 	if r, ok := s.cache.get(key); ok {
 		return r, nil
 	}
-	results, err := s.rank(ctx, s.stmts.search, expr, limit)
-	if err == nil && len(results) > limit {
-		// The search statement ranks the limit + 1 best rows by score
-		// before it breaks ties by URI. When the last two share a score,
-		// rows beyond them may share it too and come before them by URI:
-		// rank every row.
-		if results[limit].Score == results[limit-1].Score {
-			results, err = s.rank(ctx, s.stmts.searchTies, expr, limit)
-		} else {
-			results = results[:limit]
-		}
+	var results []lexsig.Result
+	var err error
+	if toks, ok := handles(query); ok && s.index != nil {
+		results, err = s.index.search(ctx, toks, query.Mode, limit)
+	} else {
+		results, err = s.rankFTS(ctx, expr, limit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: search %q: %w", query.String(), err)
 	}
 	s.cache.put(key, results)
 	return results, nil
+}
+
+// rankFTS returns the limit best pages for the MATCH expression expr,
+// ranked by FTS5.
+func (s *Store) rankFTS(ctx context.Context, expr string, limit int) ([]lexsig.Result, error) {
+	results, err := s.rank(ctx, s.stmts.search, expr, limit)
+	if err != nil || len(results) <= limit {
+		return results, err
+	}
+	// The search statement ranks the limit + 1 best rows by score before
+	// it breaks ties by URI. When the last two share a score, rows beyond
+	// them may share it too and come before them by URI: rank every row.
+	if results[limit].Score == results[limit-1].Score {
+		return s.rank(ctx, s.stmts.searchTies, expr, limit)
+	}
+	return results[:limit], nil
 }
 
 // rank runs the search statement st for the MATCH expression expr and

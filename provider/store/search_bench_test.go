@@ -1,9 +1,7 @@
 package store_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -28,36 +26,6 @@ var searchStore = flag.String("searchstore", "", "store for BenchmarkSearchRepla
 // queries, every one with limit 1000).
 var searchQueries = flag.String("searchqueries", filepath.Join("testdata", "search-queries.jsonl"), "queries for BenchmarkSearchReplay")
 
-// readQueries reads the queries of path.
-func readQueries(tb testing.TB, path string) []lexsig.Query {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var qs []lexsig.Query
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var l struct {
-			Terms  []string    `json:"terms"`
-			Mode   lexsig.Mode `json:"mode"`
-			Phrase bool        `json:"phrase"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			tb.Fatal(err)
-		}
-		qs = append(qs, lexsig.Query{Terms: l.Terms, Mode: l.Mode, Phrase: l.Phrase})
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	if len(qs) == 0 {
-		tb.Fatalf("%s holds no query", path)
-	}
-	return qs
-}
-
 // BenchmarkSearchReplay sends the queries of -searchqueries in turn, each
 // with limit MaxResults as the experiment does, to the store of
 // -searchstore opened read-only without a query cache: one operation is
@@ -68,7 +36,7 @@ func BenchmarkSearchReplay(b *testing.B) {
 	if *searchStore == "" {
 		b.Skip("no -searchstore")
 	}
-	qs := readQueries(b, *searchQueries)
+	qs := store.ReadQueryFile(b, *searchQueries)
 	s, err := store.Open(*searchStore, &store.Options{ReadOnly: true, QueryCache: -1})
 	if err != nil {
 		b.Fatal(err)

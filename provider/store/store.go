@@ -129,7 +129,8 @@ type db struct {
 	linkStmts   *linkStatements // nil for a version 1 file opened read-only
 	titleWeight float64
 	cache       *queryCache
-	docs        atomic.Int64 // cached page count; -1 unknown
+	index       *postingsIndex // a read-only store's postings; nil to search with FTS5
+	docs        atomic.Int64   // cached page count; -1 unknown
 	persist     atomic.Pointer[map[string]bool]
 	opened      bool // the file is a store and every statement is prepared
 	closeErr    error
@@ -231,6 +232,14 @@ func (d *db) open(opts *Options) (*Store, error) {
 		size = DefaultQueryCache
 	}
 	d.cache = newQueryCache(size)
+	if opts.ReadOnly {
+		// The postings are read through the readers: the search
+		// connections' mapped pages would count the pages and URLs
+		// tables, read whole once, in the resident memory.
+		if d.index, err = newPostingsIndex(context.Background(), d.read, d.titleWeight); err != nil {
+			return nil, err
+		}
+	}
 	d.opened = true
 	s := &Store{db: d}
 	if opts.ReadOnly {
@@ -630,9 +639,11 @@ func (s *Store) CanonRules(ctx context.Context) (int, error) {
 	return s.rules(ctx, "canon_rules")
 }
 
-// querier is what version needs of a *sql.DB or a *sql.Tx.
+// querier is what version and the postings' checks need of a *sql.DB or a
+// *sql.Tx.
 type querier interface {
 	QueryRow(query string, args ...any) *sql.Row
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // version reads the schema version; 0 means none (or no meta table).
