@@ -119,8 +119,9 @@
 // queries whose terms are single ASCII words, conjunctive or disjunctive:
 // the same BM25, computed with the same floating-point operations in the
 // same order as FTS5's bm25(), so the answers are FTS5's to the last bit,
-// at a fifth of the time (FTS5's bm25() reads each term's whole posting
-// list again for every query). Other queries, writable stores, and a
+// in less time: FTS5's bm25() reads each term's whole posting list again
+// for every query (an experiment of 1000 targets over 54k pages spent 28
+// CPU seconds searching, against 184). Other queries, writable stores, and a
 // store whose full-text index changed after its postings were made (a
 // version before postings wrote to it) search with FTS5; an ingest that
 // finds a finished store without postings makes them.
