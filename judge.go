@@ -393,29 +393,31 @@ func (j *titleJudge) match(i int, heading string) titleMatch {
 
 // linkedApart reports whether a kept backlink page of c links to uri with a
 // link that is neither navigation nor an image map's (SignalLinkedApart).
-// The set of such links is made once per Clues, from each page's links
-// canonicalized once per inspection.
+// Each page's such links are canonicalized and sorted once per inspection
+// (Inspection.linksTo); the answers are kept per Clues, since the judge
+// asks of the same first candidate for every size of a signature.
 func (c *Clues) linkedApart(uri string) bool {
 	u, err := canon.Canonicalize(uri)
-	if err != nil {
+	if err != nil || u == c.URI {
 		return false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.linked == nil {
-		c.linked = map[string]bool{}
-		for _, e := range c.kept() {
-			if e.page == nil {
-				continue
-			}
-			for _, cu := range e.page.contentLinks() {
-				if cu != c.URI {
-					c.linked[cu] = true
-				}
-			}
+	if ok, seen := c.linked[u]; seen {
+		return ok
+	}
+	ok := false
+	for _, e := range c.kept() {
+		if e.page != nil && e.page.linksTo(u) {
+			ok = true
+			break
 		}
 	}
-	return c.linked[u]
+	if c.linked == nil {
+		c.linked = map[string]bool{}
+	}
+	c.linked[u] = ok
+	return ok
 }
 
 // titlesSure reports whether the first candidate's title names the page

@@ -47,7 +47,7 @@ type Inspection struct {
 	words  int         // how many words the page has
 
 	linksOnce sync.Once
-	linked    []string // contentLinks
+	linked    []string // linksTo's, sorted
 }
 
 // Outcome returns OutcomeKept for a kept page and the Filter otherwise.
@@ -95,11 +95,11 @@ func (in *Inspection) count(loc *backlink.Located) {
 	})
 }
 
-// contentLinks returns the canonical URIs of the kept page's links that are
-// neither navigation nor an image map's, in the page's order, made once per
-// inspection: every target whose neighbourhood keeps the page asks
-// (Clues.linkedApart).
-func (in *Inspection) contentLinks() []string {
+// linksTo reports whether the kept page links to the canonical URI u with
+// a link that is neither navigation nor an image map's. The page's such
+// links are canonicalized, sorted and kept once per inspection: every
+// target whose neighbourhood keeps the page asks (Clues.linkedApart).
+func (in *Inspection) linksTo(u string) bool {
 	in.linksOnce.Do(func() {
 		if in.Doc == nil {
 			return
@@ -113,8 +113,11 @@ func (in *Inspection) contentLinks() []string {
 				in.linked = append(in.linked, unique.Make(cu).Value())
 			}
 		}
+		slices.Sort(in.linked)
+		in.linked = slices.Clip(slices.Compact(in.linked))
 	})
-	return in.linked
+	_, ok := slices.BinarySearch(in.linked, u)
+	return ok
 }
 
 // PageCache keeps the inspections of backlink pages across finds.

@@ -40,7 +40,7 @@ type Clues struct {
 	phrases *[]Phrase          // Phrases, once made
 	site    map[string]bool    // siteWords, once made
 	parsed  *target            // target, once made
-	linked  map[string]bool    // linkedApart's set, once made
+	linked  map[string]bool    // linkedApart's answers by canonical URI
 }
 
 // why says why the clues gave no query: no backlinks, none kept (and why
