@@ -115,16 +115,18 @@
 //
 // Each finished ingest also keeps every term's postings (the pages that
 // hold it, with its count in the title and in the text), made from FTS5's
-// own record of its tokens. A store opened ReadOnly answers from them the
-// queries whose terms are single ASCII words, conjunctive or disjunctive:
+// own record of its tokens. Search answers from them the queries whose
+// terms are single ASCII words, conjunctive or disjunctive:
 // the same BM25, computed with the same floating-point operations in the
 // same order as FTS5's bm25(), so the answers are FTS5's to the last bit,
 // in less time: FTS5's bm25() reads each term's whole posting list again
 // for every query (an experiment of 1000 targets over 54k pages spent 28
-// CPU seconds searching, against 184). Other queries, writable stores, and a
-// store whose full-text index changed after its postings were made (a
-// version before postings wrote to it) search with FTS5; an ingest that
-// finds a finished store without postings makes them.
+// CPU seconds searching, against 184). Other queries, and a store whose
+// full-text index changed after its postings were made (by an ingest under
+// way, or a version before postings), search with FTS5; a writable store
+// checks at every search, with one lookup, a read-only one when it is
+// opened. An ingest that finds a finished store without postings makes
+// them.
 //
 // DefaultTitleWeight was measured on the development corpus
 // (dev-corpus.json, TestMeasureTitleWeight): for 300 pages with content

@@ -174,8 +174,8 @@ func finish(ctx context.Context, w *sql.DB, deg *inDegrees) error {
 	defer tx.Rollback()
 	if fresh {
 		// A store derived by a version that made no postings gets them.
-		ok, err := postingsFresh(ctx, tx)
-		if err == nil && !ok {
+		made, err := postingsMade(ctx, tx)
+		if err == nil && made == "" {
 			err = buildPostings(ctx, tx)
 		}
 		if err == nil {

@@ -175,22 +175,20 @@ func ftsRecord(ctx context.Context, q querier, id int64) ([]byte, error) {
 	return b, nil
 }
 
-// postingsFresh reports whether q's store holds postings made from its
-// full-text index as it is now.
-func postingsFresh(ctx context.Context, q querier) (bool, error) {
-	var made sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'postings'`).Scan(&made)
+// postingsMade returns the FTS5 structure record, in hex, that q's
+// postings were made from when it is the index's record now, and "" when
+// the store holds no postings or stale ones.
+func postingsMade(ctx context.Context, q querier) (string, error) {
+	var made string
+	err := q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'postings'
+		AND value = lower(hex((SELECT block FROM fts_data WHERE id = ?)))`, ftsStructureID).Scan(&made)
 	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+		return "", nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("postings: %w", err)
+		return "", fmt.Errorf("postings: %w", err)
 	}
-	structure, err := ftsRecord(ctx, q, ftsStructureID)
-	if err != nil {
-		return false, err
-	}
-	return made.Valid && structure != nil && made.String == fmt.Sprintf("%x", structure), nil
+	return made, nil
 }
 
 // sqliteVarint decodes the SQLite varint (big-endian, 7 bits a byte, the
@@ -217,6 +215,7 @@ func sqliteVarint(b []byte) (v uint64, n int) {
 type postingsIndex struct {
 	db          *sql.DB // the readers
 	titleWeight float64
+	made        string // the FTS5 structure record the postings were made from
 
 	once  sync.Once
 	err   error
@@ -245,13 +244,9 @@ type termPostings struct {
 const postingsBudget = 64 << 20
 
 // newPostingsIndex returns the index of the store whose readers are db,
-// or nil when its postings are not fresh.
-func newPostingsIndex(ctx context.Context, db *sql.DB, titleWeight float64) (*postingsIndex, error) {
-	ok, err := postingsFresh(ctx, db)
-	if err != nil || !ok {
-		return nil, err
-	}
-	return &postingsIndex{db: db, titleWeight: titleWeight, terms: newTermCache(postingsBudget)}, nil
+// made from the FTS5 structure record made (postingsMade).
+func newPostingsIndex(db *sql.DB, titleWeight float64, made string) *postingsIndex {
+	return &postingsIndex{db: db, titleWeight: titleWeight, made: made, terms: newTermCache(postingsBudget)}
 }
 
 // load reads the index's totals and every row's size, URI and title.

@@ -55,10 +55,11 @@ func postingsWeb(t *testing.T, pages int) string {
 // fails on any difference, scores compared bit for bit.
 func comparePostings(t *testing.T, s *Store, qs []lexsig.Query, limits []int) (answered int) {
 	t.Helper()
-	if s.index == nil {
-		t.Fatal("the read-only store has no postings index")
-	}
 	ctx := context.Background()
+	x, err := s.postings(ctx)
+	if err != nil || x == nil {
+		t.Fatalf("the store's postings: %v, %v", x, err)
+	}
 	for i, q := range qs {
 		toks, ok := handles(q)
 		if !ok {
@@ -66,7 +67,7 @@ func comparePostings(t *testing.T, s *Store, qs []lexsig.Query, limits []int) (a
 		}
 		answered++
 		limit := limits[i%len(limits)]
-		got, err := s.index.search(ctx, toks, q.Mode, limit)
+		got, err := x.search(ctx, toks, q.Mode, limit)
 		if err != nil {
 			t.Fatalf("%v: postings: %v", q, err)
 		}
@@ -87,6 +88,25 @@ func comparePostings(t *testing.T, s *Store, qs []lexsig.Query, limits []int) (a
 	return answered
 }
 
+// postingsQueries returns n random queries of the words of postingsWeb,
+// in other cases, with words no page holds and words the postings do not
+// answer.
+func postingsQueries(n int) []lexsig.Query {
+	terms := []string{"alpha", "beta", "Gamma", "DELTA", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+		"lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
+		"omega", "x86", "2024", "v2", "the", "a", "of", "absent", "naïve", "don't", "caf"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var qs []lexsig.Query
+	for range n {
+		q := lexsig.Query{Mode: lexsig.Mode(rng.IntN(2))}
+		for range 1 + rng.IntN(5) {
+			q.Terms = append(q.Terms, terms[rng.IntN(len(terms))])
+		}
+		qs = append(qs, q)
+	}
+	return qs
+}
+
 func TestPostingsAnswerAsFTS5(t *testing.T) {
 	dir := postingsWeb(t, 300)
 	path := filepath.Join(t.TempDir(), "web.db")
@@ -94,10 +114,8 @@ func TestPostingsAnswerAsFTS5(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer w.Close()
 	if _, err := w.IngestDir(context.Background(), dir, "https://example.org/", IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Open(path, &Options{ReadOnly: true})
@@ -105,22 +123,60 @@ func TestPostingsAnswerAsFTS5(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-
-	terms := []string{"alpha", "beta", "Gamma", "DELTA", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
-		"lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
-		"omega", "x86", "2024", "v2", "the", "a", "of", "absent", "naïve", "don't", "caf"}
-	rng := rand.New(rand.NewPCG(3, 4))
-	var qs []lexsig.Query
-	for range 3000 {
-		q := lexsig.Query{Mode: lexsig.Mode(rng.IntN(2))}
-		for range 1 + rng.IntN(5) {
-			q.Terms = append(q.Terms, terms[rng.IntN(len(terms))])
-		}
-		qs = append(qs, q)
-	}
-	answered := comparePostings(t, s, qs, []int{1000, 1, 2, 3, 5, 10, 50})
-	if answered < 2000 {
+	qs := postingsQueries(3000)
+	limits := []int{1000, 1, 2, 3, 5, 10, 50}
+	if answered := comparePostings(t, s, qs, limits); answered < 2000 {
 		t.Errorf("the postings answered %d of %d queries", answered, len(qs))
+	}
+	// The writable store that made them answers from them too.
+	comparePostings(t, w, qs[:300], limits)
+}
+
+// TestPostingsStale: postings made from another state of the full-text
+// index (as after a write by a version that makes none) are not used,
+// and the next ingest makes them again.
+func TestPostingsStale(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "web.db")
+	w, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	dir := postingsWeb(t, 40)
+	if _, err := w.IngestDir(ctx, dir, "https://example.org/", IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	q := lexsig.Query{Terms: []string{"alpha"}}
+	want, err := w.Search(ctx, q, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.write.Exec(`UPDATE meta SET value = 'ff' WHERE key = 'postings'`); err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range []bool{false, true} {
+		s := w
+		if ro {
+			if s, err = Open(path, &Options{ReadOnly: true, QueryCache: -1}); err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+		}
+		if x, err := s.postings(ctx); x != nil || err != nil {
+			t.Errorf("read-only %v: stale postings: index %v, error %v; want none", ro, x, err)
+		}
+		s.cache = nil
+		got, err := s.Search(ctx, q, 10)
+		if err != nil || len(got) == 0 || got[0] != want[0] {
+			t.Errorf("read-only %v: Search with FTS5 = %v, %v; want %v", ro, got, err, want)
+		}
+	}
+	if _, err := w.IngestDir(ctx, dir, "https://example.org/", IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if x, err := w.postings(ctx); x == nil || err != nil {
+		t.Errorf("after another ingest: index %v, error %v; want the postings made again", x, err)
 	}
 }
 

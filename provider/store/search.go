@@ -53,9 +53,16 @@ func (s *Store) Search(ctx context.Context, query lexsig.Query, limit int) ([]le
 	}
 	var results []lexsig.Result
 	var err error
-	if toks, ok := handles(query); ok && s.index != nil {
-		results, err = s.index.search(ctx, toks, query.Mode, limit)
-	} else {
+	var x *postingsIndex
+	toks, ok := handles(query)
+	if ok {
+		x, err = s.postings(ctx)
+	}
+	switch {
+	case err != nil:
+	case x != nil:
+		results, err = x.search(ctx, toks, query.Mode, limit)
+	default:
 		results, err = s.rankFTS(ctx, expr, limit)
 	}
 	if err != nil {
@@ -63,6 +70,31 @@ func (s *Store) Search(ctx context.Context, query lexsig.Query, limit int) ([]le
 	}
 	s.cache.put(key, results)
 	return results, nil
+}
+
+// postings returns the index of the store's postings, nil when they are
+// not fresh (see postingsSchema). A read-only store looked when it was
+// opened; a writable one, whose index an ingest may change, looks at every
+// call, which costs one lookup.
+func (s *Store) postings(ctx context.Context) (*postingsIndex, error) {
+	if s.readOnly {
+		return s.index.Load(), nil
+	}
+	made, err := postingsMade(ctx, s.read)
+	if err != nil || made == "" {
+		return nil, err
+	}
+	x := s.index.Load()
+	if x != nil && x.made == made {
+		return x, nil
+	}
+	nx := newPostingsIndex(s.read, s.titleWeight, made)
+	if !s.index.CompareAndSwap(x, nx) {
+		if cur := s.index.Load(); cur != nil && cur.made == made {
+			return cur, nil // another search made it first
+		}
+	}
+	return nx, nil
 }
 
 // rankFTS returns the limit best pages for the MATCH expression expr,

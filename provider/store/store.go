@@ -129,8 +129,8 @@ type db struct {
 	linkStmts   *linkStatements // nil for a version 1 file opened read-only
 	titleWeight float64
 	cache       *queryCache
-	index       *postingsIndex // a read-only store's postings; nil to search with FTS5
-	docs        atomic.Int64   // cached page count; -1 unknown
+	index       atomic.Pointer[postingsIndex] // the postings last found fresh (Store.postings)
+	docs        atomic.Int64                  // cached page count; -1 unknown
 	persist     atomic.Pointer[map[string]bool]
 	opened      bool // the file is a store and every statement is prepared
 	closeErr    error
@@ -234,10 +234,14 @@ func (d *db) open(opts *Options) (*Store, error) {
 	d.cache = newQueryCache(size)
 	if opts.ReadOnly {
 		// The postings are read through the readers: the search
-		// connections' mapped pages would count the pages and URLs
+		// connections map the file, and would count the pages and URL
 		// tables, read whole once, in the resident memory.
-		if d.index, err = newPostingsIndex(context.Background(), d.read, d.titleWeight); err != nil {
+		made, err := postingsMade(context.Background(), d.read)
+		if err != nil {
 			return nil, err
+		}
+		if made != "" {
+			d.index.Store(newPostingsIndex(d.read, d.titleWeight, made))
 		}
 	}
 	d.opened = true
