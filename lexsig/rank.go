@@ -53,11 +53,12 @@ func Rank(ctx context.Context, tf map[string]int, df DF) ([]Term, error) {
 // counts of whole pages, thus needs the document frequencies of a few terms
 // of high count only. When the n-th best weight is zero or negative (DF
 // above |D|), or n is at least the number of terms, every term is looked
-// up, as Rank does. RankTop never sorts more terms than it looks up.
+// up, as Rank does. RankTop orders by text and by weight only the terms it
+// looks up; it places the others by count without sorting them.
 //
 // RankTop calls df.Docs once, then looks terms up a batch at a time: each
 // batch is one or more whole groups, at least max(n, 8) terms when that
-// many are left, in text order, with one DocFreqs call when df implements
+// many are left that can still rank, in text order, with one DocFreqs call when df implements
 // BatchDF, otherwise with up to 8 DocFreq calls at a time. The calls depend
 // only on tf and on df's answers, so a provider that answers alike sees the
 // same calls on every run. An empty tf, or n zero or negative, gives an
