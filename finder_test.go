@@ -382,3 +382,46 @@ func TestFinderArchivedBacklinks(t *testing.T) {
 	// asked for, in case the link moved, but the archive has none.
 	assert.EqualValues(t, 2, archived.Load(), "the archive was asked for other pages than the gone page and the one without a link")
 }
+
+// TestPaperTop checks that Paper.Top is the top Size terms of the whole
+// signature, at every radius, links setting and size, whole pages (whose
+// many words RankTop mostly leaves unlooked-up) included, and that its
+// Query is the whole signature's.
+func TestPaperTop(t *testing.T) {
+	f, _ := fakeFinder(t)
+	ctx := t.Context()
+	clues, err := f.Clues(ctx, target, relink.Needs{})
+	require.NoError(t, err)
+	for _, radius := range []backlink.Radius{backlink.Anchor, backlink.Radius(5), backlink.Radius(10), backlink.Page} {
+		for _, links := range []relink.Links{relink.AllLinks, relink.ContentLinks, relink.PreferContent} {
+			for _, size := range []int{0, 1, 3, 7, 10, 1000} {
+				p := relink.Paper{Radius: radius, Links: links, Size: size}
+				sig, err := p.Signature(ctx, clues, f.DF)
+				require.NoError(t, err)
+				if len(sig) == 0 {
+					t.Fatalf("%s: Signature is empty; the case tests nothing", p.Name())
+				}
+				top, err := p.Top(ctx, clues, f.DF)
+				require.NoError(t, err)
+				if diff := cmp.Diff(sig.Top(p.Terms()), top); diff != "" {
+					t.Errorf("%s size %d: Top is not Signature.Top (-want +got):\n%s", p.Name(), size, diff)
+				}
+				if got, want := p.Query(top).String(), p.Query(sig).String(); got != want {
+					t.Errorf("%s size %d: Query(Top) = %q, Query(Signature) = %q", p.Name(), size, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPaperTopErrors checks that Top fails as Signature does.
+func TestPaperTopErrors(t *testing.T) {
+	f, _ := fakeFinder(t)
+	clues, err := f.Clues(t.Context(), target, relink.Needs{})
+	require.NoError(t, err)
+	empty := lexsig.NewMemDF() // |D| = 0
+	_, err = relink.Paper{}.Signature(t.Context(), clues, empty)
+	require.ErrorIs(t, err, lexsig.ErrNoDocs)
+	_, err = relink.Paper{}.Top(t.Context(), clues, empty)
+	require.ErrorIs(t, err, lexsig.ErrNoDocs)
+}

@@ -70,6 +70,12 @@ func (in *Inspection) pageWords(loc *backlink.Located) int {
 	return in.words
 }
 
+// terms returns how many distinct terms the whole page has.
+func (in *Inspection) terms(loc *backlink.Located) int {
+	in.count(loc)
+	return len(in.tf)
+}
+
 // countPage adds the term frequencies of every word of the page (radius
 // backlink.Page) to tf, counting the page once for all its uses.
 func (in *Inspection) countPage(tf map[string]int, loc *backlink.Located) {

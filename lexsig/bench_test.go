@@ -112,3 +112,67 @@ func BenchmarkRankCached(b *testing.B) {
 		}
 	}
 }
+
+// pageDocs is |D| of pageFixture.
+const pageDocs = 1_000_000
+
+// pageFixture returns the word counts of about 50,000 words of whole pages,
+// as a backlink neighborhood with the whole-page radius gives: 5,000
+// distinct terms counted by Zipf's law (the i-th most frequent about
+// 2,500/i times, half of them once), and their document frequencies in a
+// collection of pageDocs documents, unrelated to the counts.
+func pageFixture() (map[string]int, map[string]int64) {
+	tf := map[string]int{}
+	freqs := map[string]int64{}
+	for i := range 5000 {
+		term := fmt.Sprintf("word%04d", (i*7)%5000)
+		tf[term] = max(1, 2500/(i+1))
+		freqs[term] = int64(1 + (i*7919)%50_000)
+	}
+	return tf, freqs
+}
+
+// memOf returns a MemDF of pageDocs documents holding freqs.
+func memOf(freqs map[string]int64) *MemDF {
+	df := NewMemDF()
+	df.SetDocs(pageDocs)
+	for term, n := range freqs {
+		df.Set(term, n)
+	}
+	return df
+}
+
+// BenchmarkRankPage measures Rank of a whole-page neighborhood's 5,000
+// terms against a MemDF, every term looked up and sorted.
+func BenchmarkRankPage(b *testing.B) {
+	tf, freqs := pageFixture()
+	df := memOf(freqs)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Rank(ctx, tf, df); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(tf)), "lookups/op")
+}
+
+// BenchmarkRankTopPage measures RankTop of the same terms for the 10 terms
+// of the longest signature the paper queried (§3.2 "Lexical Signature
+// Size"); it reports how many terms it looked up.
+func BenchmarkRankTopPage(b *testing.B) {
+	tf, freqs := pageFixture()
+	df := memOf(freqs)
+	ctx := context.Background()
+	counted := &recordingDF{freqs: freqs, docs: pageDocs}
+	if _, err := RankTop(ctx, tf, counted, 10); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RankTop(ctx, tf, df, 10); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(counted.lookedUp()), "lookups/op")
+}

@@ -7,8 +7,9 @@
 // rule), Count or CountInto (term frequencies without stop words, Equation 1),
 // Rank (weigh each term by TF × ln(|D|/DF), Equations 2 and 3, and order
 // them), and Signature.Top and Signature.Query (keep the top k terms and turn
-// them into a Query for a Searcher). Compute does all of them for one bag of
-// words:
+// them into a Query for a Searcher). RankTop is Rank and Top in one, with
+// the document frequencies of fewer terms. Compute does all of them for one
+// bag of words:
 //
 //	sig, err := lexsig.Compute(ctx, lexsig.Tokenize(anchorText), df, 4)
 //	if err != nil {

@@ -61,6 +61,34 @@ func ExampleRank() {
 	// time         tf=3 df=4 weight=1.216
 }
 
+func ExampleRankTop() {
+	ctx := context.Background()
+	// The word counts of a long page: a few words often, most once.
+	tf := map[string]int{
+		"smithsonian": 9, "time": 7, "behring": 6, "exhibition": 5, "center": 5,
+		"americans": 4, "history": 3, "zones": 3, "hall": 2, "museums": 2,
+		"again": 1, "line": 1, "american": 1, "arrow": 1, "flies": 1,
+	}
+	mem := corpus()
+	var lookups atomic.Int64
+	df := lexsig.DFFunc(func(ctx context.Context, term string) (int64, error) {
+		lookups.Add(1)
+		return mem.DocFreq(ctx, term)
+	}).WithDocs(6)
+	top, err := lexsig.RankTop(ctx, tf, df, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range top {
+		fmt.Printf("%-12s tf=%d df=%d weight=%.3f\n", t.Text, t.TF, t.DF, t.Weight)
+	}
+	fmt.Printf("%d of %d terms looked up\n", lookups.Load(), len(tf))
+	// Output:
+	// smithsonian  tf=9 df=1 weight=16.126
+	// behring      tf=6 df=1 weight=10.751
+	// 8 of 15 terms looked up
+}
+
 func ExampleCompute() {
 	words := lexsig.Tokenize("Smithsonian exhibition: On Time, at the Behring Center. Time!")
 	sig, err := lexsig.Compute(context.Background(), words, corpus(), 3)

@@ -730,10 +730,12 @@ func (t *targetRun) methods(ctx context.Context, m Method) error {
 	}
 	for _, r := range t.grid.Radii {
 		m.Radius = r
-		p := m.Paper(0)
+		// The top terms of the largest size alone (Paper.Top): every
+		// size's query is a prefix of them.
+		p := m.Paper(slices.Max(t.grid.Sizes))
 		p.Mode = t.ev.Mode
 		var sig lexsig.Signature
-		timed(&t.meter.signatures, func() { sig, err = p.Signature(ctx, clues, t.df) })
+		timed(&t.meter.signatures, func() { sig, err = p.Top(ctx, clues, t.df) })
 		if err != nil {
 			return fmt.Errorf("eval: %s: %w", t.target, err)
 		}
@@ -743,7 +745,7 @@ func (t *targetRun) methods(ctx context.Context, m Method) error {
 			Lookups:     int(lookups),
 			Searches:    1,
 			Fetches:     fetches,
-			Terms:       own(sig.Top(slices.Max(t.grid.Sizes)).Terms()),
+			Terms:       own(sig.Terms()),
 			Ranks:       make([]int, len(t.grid.Sizes)),
 			Confidences: make([]float64, len(t.grid.Sizes)),
 		}
