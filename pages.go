@@ -3,6 +3,7 @@ package relink
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -43,8 +44,8 @@ type Inspection struct {
 	Fetches int
 
 	tfOnce sync.Once
-	tf     []termCount // the counted words of the whole page
-	words  int         // how many words the page has
+	tf     []pageTerm // the counted words of the whole page
+	words  int        // how many words the page has
 
 	linksOnce sync.Once
 	linked    []string // linksTo's, sorted
@@ -64,24 +65,94 @@ type termCount struct {
 	n    int
 }
 
+// pageTerm is one term's frequency on a whole page (radius
+// backlink.Page), the term interned: while a page holds its handle, the
+// handles of equal terms are equal, so pages' counts add up by handle.
+type pageTerm struct {
+	term unique.Handle[string]
+	hash uint64 // termHash(term)
+	n    int
+}
+
+// termSeed seeds termHash.
+var termSeed = maphash.MakeSeed()
+
+// termHash hashes a term's handle, once per page.
+func termHash(h unique.Handle[string]) uint64 { return maphash.Comparable(termSeed, h) }
+
 // pageWords returns how many words the whole page has.
 func (in *Inspection) pageWords(loc *backlink.Located) int {
 	in.count(loc)
 	return in.words
 }
 
-// terms returns how many distinct terms the whole page has.
-func (in *Inspection) terms(loc *backlink.Located) int {
-	in.count(loc)
-	return len(in.tf)
+// pageCounts adds up the term frequencies of whole pages, each page
+// counted once for all its uses (Inspection.count), in an open-addressing
+// table of the terms' handles: adding a page hashes no string and
+// compares handles, not text.
+type pageCounts struct {
+	slots []int32 // 1 + index in terms, by hash; 0 is empty
+	terms []pageTerm
 }
 
-// countPage adds the term frequencies of every word of the page (radius
-// backlink.Page) to tf, counting the page once for all its uses.
-func (in *Inspection) countPage(tf map[string]int, loc *backlink.Located) {
-	in.count(loc)
-	for _, tc := range in.tf {
-		tf[tc.term] += tc.n
+// maxPageTerms bounds the room pageCounts makes in advance: pages share
+// most of their words, so the sum of their terms overestimates theirs
+// together.
+const maxPageTerms = 1 << 15
+
+// add adds the whole pages of es, each located by its evidence.
+func (pc *pageCounts) add(es []*Evidence) {
+	n := 0
+	for _, e := range es {
+		e.page.count(e.located)
+		n += len(e.page.tf)
+	}
+	pc.terms = make([]pageTerm, 0, min(n, maxPageTerms))
+	pc.grow(2 * cap(pc.terms))
+	for _, e := range es {
+		for _, t := range e.page.tf {
+			if 2*len(pc.terms) >= len(pc.slots) {
+				pc.grow(2 * len(pc.slots))
+			}
+			mask := uint64(len(pc.slots) - 1)
+			for i := t.hash & mask; ; i = (i + 1) & mask {
+				j := pc.slots[i]
+				if j == 0 {
+					pc.terms = append(pc.terms, t)
+					pc.slots[i] = int32(len(pc.terms))
+					break
+				}
+				if u := &pc.terms[j-1]; u.term == t.term {
+					u.n += t.n
+					break
+				}
+			}
+		}
+	}
+}
+
+// grow makes the table at least n slots, a power of 2, and places the
+// terms again.
+func (pc *pageCounts) grow(n int) {
+	size := 64
+	for size < n {
+		size *= 2
+	}
+	pc.slots = make([]int32, size)
+	mask := uint64(size - 1)
+	for k, t := range pc.terms {
+		i := t.hash & mask
+		for pc.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		pc.slots[i] = int32(k + 1)
+	}
+}
+
+// addTo adds the counts to tf.
+func (pc *pageCounts) addTo(tf map[string]int) {
+	for _, t := range pc.terms {
+		tf[t.term.Value()] += t.n
 	}
 }
 
@@ -92,11 +163,12 @@ func (in *Inspection) count(loc *backlink.Located) {
 		words := loc.Words(backlink.Page, true)
 		in.words = len(words)
 		counts := lexsig.Count(words)
-		in.tf = make([]termCount, 0, len(counts))
+		in.tf = make([]pageTerm, 0, len(counts))
 		for t, n := range counts {
 			// Interned, so that the page's text is not kept alive by its
 			// terms and each term is held once across pages.
-			in.tf = append(in.tf, termCount{unique.Make(t).Value(), n})
+			h := unique.Make(t)
+			in.tf = append(in.tf, pageTerm{h, termHash(h), n})
 		}
 	})
 }

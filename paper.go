@@ -165,36 +165,26 @@ func (p Paper) Top(ctx context.Context, c *Clues, df lexsig.DF) (lexsig.Signatur
 	return lexsig.Signature(terms), nil
 }
 
-// maxTermsHint bounds the room count makes in advance for the terms of
-// whole pages. Each page's distinct terms added up overestimate the terms
-// of the pages together, since the pages share most of their words; a map
-// made that large for many pages costs more (memory beyond the caches)
-// than growing it: on 200 Zipf pages of 600 terms, merged into 23,000
-// (BenchmarkPaperCountPages), the sum is 5 times too many and 15% slower
-// than no room at all, this bound 15% faster, and 30% faster on 10 pages.
-const maxTermsHint = 8192
-
 // count returns the term frequencies of the words the kept evidence of c
 // gives to p's signature (Signature).
 func (p Paper) count(c *Clues) map[string]int {
 	keep := p.keep(c)
-	hint := 0
-	if p.Radius == backlink.Page {
-		for _, e := range c.Evidence {
-			if e.Kept && e.page != nil {
-				hint += e.page.terms(e.located)
-			}
+	var pages []*Evidence
+	var drawn []*Evidence
+	for _, e := range c.Evidence {
+		switch {
+		case !e.Kept:
+		case p.Radius == backlink.Page && e.page != nil:
+			pages = append(pages, e) // every word of the page, counted once per page
+		default:
+			drawn = append(drawn, e)
 		}
 	}
-	tf := make(map[string]int, min(hint, maxTermsHint))
-	for _, e := range c.Evidence {
-		if !e.Kept {
-			continue
-		}
-		if p.Radius == backlink.Page && e.page != nil {
-			e.page.countPage(tf, e.located) // every word of the page, counted once per page
-			continue
-		}
+	var pc pageCounts
+	pc.add(pages)
+	tf := make(map[string]int, len(pc.terms))
+	pc.addTo(tf)
+	for _, e := range drawn {
 		lexsig.CountInto(tf, e.drawOf(p.Radius, e.Via, keep))
 	}
 	return tf

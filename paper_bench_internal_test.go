@@ -25,7 +25,8 @@ func pagesClues(pages int) *Clues {
 		in := &Inspection{Kept: true}
 		in.tfOnce.Do(func() {
 			for t, n := range counts {
-				in.tf = append(in.tf, termCount{unique.Make(t).Value(), n})
+				h := unique.Make(t)
+				in.tf = append(in.tf, pageTerm{h, termHash(h), n})
 				in.words += n
 			}
 		})
