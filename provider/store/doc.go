@@ -113,9 +113,10 @@
 // phrase queries are options of lexsig.Query. Answers are cached (least
 // recently used) since an experiment repeats queries.
 //
-// Each finished ingest also keeps every term's postings (the pages that
-// hold it, with its count in the title and in the text), made from FTS5's
-// own record of its tokens. Search answers from them the queries whose
+// Each finished ingest of a store of 1,000 pages or more also keeps every
+// term's postings (the pages that hold it, with its count in the title and
+// in the text), made from FTS5's own record of its tokens (a smaller
+// index's posting lists are short: FTS5 ranks them about as fast). Search answers from them the queries whose
 // terms are single ASCII words, conjunctive or disjunctive:
 // the same BM25, computed with the same floating-point operations in the
 // same order as FTS5's bm25(), so the answers are FTS5's to the last bit,

@@ -49,11 +49,30 @@ const (
 	ftsStructureID = 10
 )
 
+// minPostingsPages is the fewest pages for which a store makes postings.
+// A smaller index's posting lists are short, and FTS5 ranks its queries
+// about as fast; the postings would not repay the reading of every token
+// that makes them (a third of the ingest of 156 pages under the race
+// detector).
+var minPostingsPages int64 = 1000
+
 // buildPostings replaces the postings with those of the full-text index as
-// it is in tx, and records the index's structure record they match. It
-// needs the index merged (finish's 'optimize' first), so that its
-// structure record changes only with a write.
+// it is in tx, and records the index's structure record they match; an
+// index of fewer than minPostingsPages rows gets none. It needs the index
+// merged (finish's 'optimize' first), so that its structure record
+// changes only with a write.
 func buildPostings(ctx context.Context, tx *sql.Tx) error {
+	var rows int64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM fts_docsize`).Scan(&rows); err != nil {
+		return fmt.Errorf("postings: %w", err)
+	}
+	if rows < minPostingsPages {
+		_, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = 'postings'`)
+		if err != nil {
+			return fmt.Errorf("postings: %w", err)
+		}
+		return nil
+	}
 	for _, q := range []string{
 		postingsSchema,
 		`DELETE FROM postings`,
@@ -72,11 +91,11 @@ func buildPostings(ctx context.Context, tx *sql.Tx) error {
 	// pages are encoded as they come and written when the next term
 	// starts. FTS5 lists them in rowid order; an out-of-order rowid
 	// would be a corrupt index, and is an error here.
-	rows, err := tx.QueryContext(ctx, `SELECT term, doc, col = 'title' FROM temp.fts_instance`)
+	tokens, err := tx.QueryContext(ctx, `SELECT term, doc, col = 'title' FROM temp.fts_instance`)
 	if err != nil {
 		return fmt.Errorf("postings: %w", err)
 	}
-	defer rows.Close()
+	defer tokens.Close()
 	var (
 		term          string
 		docs          int64
@@ -102,11 +121,11 @@ func buildPostings(ctx context.Context, tx *sql.Tx) error {
 		}
 		docs, data, last = 0, data[:0], -1
 	}
-	for rows.Next() {
+	for tokens.Next() {
 		var t string
 		var d int64
 		var title bool
-		if err := rows.Scan(&t, &d, &title); err != nil {
+		if err := tokens.Scan(&t, &d, &title); err != nil {
 			return fmt.Errorf("postings: %w", err)
 		}
 		if t != term {
@@ -134,7 +153,7 @@ func buildPostings(ctx context.Context, tx *sql.Tx) error {
 			pending = pending[:0]
 		}
 	}
-	if err := rows.Err(); err != nil {
+	if err := tokens.Err(); err != nil {
 		return fmt.Errorf("postings: %w", err)
 	}
 	flushTerm()

@@ -107,7 +107,16 @@ func postingsQueries(n int) []lexsig.Query {
 	return qs
 }
 
+// smallPostings lets the test stores, smaller than minPostingsPages, make
+// postings.
+func smallPostings(t *testing.T) {
+	old := minPostingsPages
+	minPostingsPages = 0
+	t.Cleanup(func() { minPostingsPages = old })
+}
+
 func TestPostingsAnswerAsFTS5(t *testing.T) {
+	smallPostings(t)
 	dir := postingsWeb(t, 300)
 	path := filepath.Join(t.TempDir(), "web.db")
 	w, err := Open(path, nil)
@@ -136,6 +145,7 @@ func TestPostingsAnswerAsFTS5(t *testing.T) {
 // index (as after a write by a version that makes none) are not used,
 // and the next ingest makes them again.
 func TestPostingsStale(t *testing.T) {
+	smallPostings(t)
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "web.db")
 	w, err := Open(path, nil)
@@ -177,6 +187,26 @@ func TestPostingsStale(t *testing.T) {
 	}
 	if x, err := w.postings(ctx); x == nil || err != nil {
 		t.Errorf("after another ingest: index %v, error %v; want the postings made again", x, err)
+	}
+}
+
+// TestPostingsSmallStore: a store of fewer than minPostingsPages pages makes
+// no postings and searches with FTS5.
+func TestPostingsSmallStore(t *testing.T) {
+	ctx := context.Background()
+	w, err := Open(filepath.Join(t.TempDir(), "web.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.IngestDir(ctx, postingsWeb(t, 40), "https://example.org/", IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if x, err := w.postings(ctx); x != nil || err != nil {
+		t.Errorf("postings of 40 pages: %v, %v; want none", x, err)
+	}
+	if got, err := w.Search(ctx, lexsig.Query{Terms: []string{"alpha"}}, 5); err != nil || len(got) == 0 {
+		t.Errorf("Search = %v, %v; want FTS5's answers", got, err)
 	}
 }
 
