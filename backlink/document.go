@@ -109,10 +109,13 @@ func (d *Document) Words() []string {
 // Size returns about how many bytes of memory the Document holds: its
 // text, its words and its links, counted by the capacity of the buffers
 // that hold them. A cache of Documents can keep to a byte budget by it.
+// The links' URIs and anchors are interned, held once however many
+// Documents link alike (a site's menus repeat on every page): Size
+// counts them as shared, not at all.
 func (d *Document) Size() int {
 	n := cap(d.text) + cap(d.words)*int(unsafe.Sizeof(span{})) + cap(d.links)*int(unsafe.Sizeof(Link{}))
 	for _, l := range d.links {
-		n += len(l.URI) + len(l.Anchor) + len(l.Rel) + len(l.Fragment)
+		n += len(l.Rel) + len(l.Fragment)
 	}
 	return n
 }

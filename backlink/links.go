@@ -1,6 +1,9 @@
 package backlink
 
-import "strings"
+import (
+	"strings"
+	"unique"
+)
 
 // Rules is the version of the rules that give a Link its verdicts (Nav,
 // Address, Fragment). It changes whenever one of those rules does, so that
@@ -117,8 +120,11 @@ func (w *walker) setBase(at *attrs) {
 func (w *walker) link(l *rawLink, uri string) Link {
 	first, last := w.wordRange(l.start, l.end)
 	return Link{
-		URI:      uri,
-		Anchor:   joinWords(w.text, w.words[first:last]),
+		// Interned: the pages of a site repeat the same links (menus,
+		// tables of contents), whose URIs and anchors a cache of many
+		// Documents then holds once.
+		URI:      unique.Make(uri).Value(),
+		Anchor:   unique.Make(joinWords(w.text, w.words[first:last])).Value(),
 		Area:     l.area,
 		Nav:      l.nav || !l.area && navText(w.text[l.start:l.end]),
 		Rel:      l.rel,
