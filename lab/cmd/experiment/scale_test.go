@@ -191,37 +191,54 @@ func TestParseScaleFlags(t *testing.T) {
 	}
 }
 
-// TestWatchMemoryLimit: the soft memory limit holds while the run does and
-// is put back after it; a GOMEMLIMIT in the environment is kept unless
-// -memory-limit is given.
+// TestWatchMemoryLimit: the soft memory limit, and with it
+// DefaultGCPercent, hold while the run does and are put back after it; a
+// GOMEMLIMIT in the environment is kept unless -memory-limit is given, and
+// a GOGC in the environment is kept.
 func TestWatchMemoryLimit(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
+	beforeGC := debug.SetGCPercent(100)
+	debug.SetGCPercent(beforeGC)
 	tests := []struct {
-		name string
-		env  string
-		args []string
-		want int64
+		name   string
+		env    string
+		gogc   string
+		args   []string
+		want   int64
+		wantGC int
 	}{
-		{"default", "", nil, DefaultMemoryLimit << 20},
-		{"flag", "", []string{"-memory-limit", "2048"}, 2048 << 20},
-		{"none", "", []string{"-memory-limit", "0"}, before},
-		{"GOMEMLIMIT", "3GiB", nil, before},
-		{"GOMEMLIMIT and flag", "3GiB", []string{"-memory-limit", "1024"}, 1024 << 20},
+		{"default", "", "", nil, DefaultMemoryLimit << 20, DefaultGCPercent},
+		{"flag", "", "", []string{"-memory-limit", "2048"}, 2048 << 20, DefaultGCPercent},
+		{"none", "", "", []string{"-memory-limit", "0"}, before, beforeGC},
+		{"GOMEMLIMIT", "3GiB", "", nil, before, beforeGC},
+		{"GOMEMLIMIT and flag", "3GiB", "", []string{"-memory-limit", "1024"}, 1024 << 20, DefaultGCPercent},
+		{"GOGC", "", "150", nil, DefaultMemoryLimit << 20, beforeGC},
 	}
 	for _, tt := range tests {
 		t.Setenv("GOMEMLIMIT", tt.env)
+		t.Setenv("GOGC", tt.gogc)
 		cfg, err := parseFlags(tt.args, &bytes.Buffer{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		stop := cfg.scale.watch(io.Discard)
 		got := debug.SetMemoryLimit(-1)
+		gotGC := debug.SetGCPercent(-1)
+		debug.SetGCPercent(gotGC)
 		stop()
 		if got != tt.want {
 			t.Errorf("%s: memory limit %d during the run, want %d", tt.name, got, tt.want)
 		}
+		if gotGC != tt.wantGC {
+			t.Errorf("%s: GC percent %d during the run, want %d", tt.name, gotGC, tt.wantGC)
+		}
 		if after := debug.SetMemoryLimit(-1); after != before {
 			t.Errorf("%s: memory limit %d after the run, want %d as before", tt.name, after, before)
+		}
+		if after := debug.SetGCPercent(-1); after != beforeGC {
+			t.Errorf("%s: GC percent %d after the run, want %d as before", tt.name, after, beforeGC)
+		} else {
+			debug.SetGCPercent(after)
 		}
 	}
 }
