@@ -379,6 +379,9 @@ func handles(q lexsig.Query) ([]string, bool) {
 // postings returns tok's postings, nil for a term the index does not
 // hold.
 func (x *postingsIndex) postings(ctx context.Context, tok string) (*termPostings, error) {
+	// Read whatever the caller's context: other searches may wait for this
+	// reading, and one row is soon read.
+	ctx = context.WithoutCancel(ctx)
 	return x.terms.get(tok, func() (*termPostings, error) {
 		p := &termPostings{}
 		err := x.db.QueryRowContext(ctx, `SELECT docs, data FROM postings WHERE term = ?`, tok).Scan(&p.docs, &p.data)

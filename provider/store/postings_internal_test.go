@@ -257,3 +257,41 @@ func ReadQueryFile(tb testing.TB, path string) []lexsig.Query {
 	}
 	return qs
 }
+
+// TestPostingsCancelled: a search whose context is done while it reads a
+// term's postings does not leave an error for the searches that wait for
+// the same reading, nor a poisoned entry.
+func TestPostingsCancelled(t *testing.T) {
+	smallPostings(t)
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "web.db")
+	w, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.IngestDir(ctx, postingsWeb(t, 40), "https://example.org/", IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, &Options{ReadOnly: true, QueryCache: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	x, err := s.postings(ctx)
+	if err != nil || x == nil {
+		t.Fatalf("postings: %v, %v", x, err)
+	}
+	if err := x.load(done); err != nil {
+		t.Fatalf("load with a done context: %v", err)
+	}
+	if p, err := x.postings(done, "alpha"); err != nil || p == nil || p.docs == 0 {
+		t.Errorf("postings of alpha with a done context = %v, %v; want them read", p, err)
+	}
+	q := lexsig.Query{Terms: []string{"alpha"}}
+	if got, err := s.Search(ctx, q, 5); err != nil || len(got) == 0 {
+		t.Errorf("Search after = %v, %v; want answers", got, err)
+	}
+}
