@@ -51,6 +51,24 @@ func postingsWeb(t *testing.T, pages int) string {
 	return dir
 }
 
+// postingsStore ingests a web of pages made by postingsWeb into a new
+// writable store, closed at the test's end, and returns it with its path
+// and the web's directory.
+func postingsStore(t *testing.T, pages int) (w *Store, path, dir string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "web.db")
+	w, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	dir = postingsWeb(t, pages)
+	if _, err := w.IngestDir(context.Background(), dir, "https://example.org/", IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return w, path, dir
+}
+
 // comparePostings sends queries to s by its postings and by FTS5 and
 // fails on any difference, scores compared bit for bit.
 func comparePostings(t *testing.T, s *Store, qs []lexsig.Query, limits []int) (answered int) {
@@ -117,16 +135,7 @@ func smallPostings(t *testing.T) {
 
 func TestPostingsAnswerAsFTS5(t *testing.T) {
 	smallPostings(t)
-	dir := postingsWeb(t, 300)
-	path := filepath.Join(t.TempDir(), "web.db")
-	w, err := Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if _, err := w.IngestDir(context.Background(), dir, "https://example.org/", IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	w, path, _ := postingsStore(t, 300)
 	s, err := Open(path, &Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -147,16 +156,7 @@ func TestPostingsAnswerAsFTS5(t *testing.T) {
 func TestPostingsStale(t *testing.T) {
 	smallPostings(t)
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "web.db")
-	w, err := Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	dir := postingsWeb(t, 40)
-	if _, err := w.IngestDir(ctx, dir, "https://example.org/", IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	w, path, dir := postingsStore(t, 40)
 	q := lexsig.Query{Terms: []string{"alpha"}}
 	want, err := w.Search(ctx, q, 10)
 	if err != nil {
@@ -194,14 +194,7 @@ func TestPostingsStale(t *testing.T) {
 // no postings and searches with FTS5.
 func TestPostingsSmallStore(t *testing.T) {
 	ctx := context.Background()
-	w, err := Open(filepath.Join(t.TempDir(), "web.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if _, err := w.IngestDir(ctx, postingsWeb(t, 40), "https://example.org/", IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	w, _, _ := postingsStore(t, 40)
 	if x, err := w.postings(ctx); x != nil || err != nil {
 		t.Errorf("postings of 40 pages: %v, %v; want none", x, err)
 	}
@@ -264,15 +257,7 @@ func ReadQueryFile(tb testing.TB, path string) []lexsig.Query {
 func TestPostingsCancelled(t *testing.T) {
 	smallPostings(t)
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "web.db")
-	w, err := Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if _, err := w.IngestDir(ctx, postingsWeb(t, 40), "https://example.org/", IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	_, path, _ := postingsStore(t, 40)
 	s, err := Open(path, &Options{ReadOnly: true, QueryCache: -1})
 	if err != nil {
 		t.Fatal(err)
