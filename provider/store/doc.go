@@ -116,13 +116,14 @@
 // Each finished ingest of a store of 1,000 pages or more also keeps every
 // term's postings (the pages that hold it, with its count in the title and
 // in the text), made from FTS5's own record of its tokens (a smaller
-// index's posting lists are short: FTS5 ranks them about as fast). Search answers from them the queries whose
-// terms are single ASCII words, conjunctive or disjunctive:
-// the same BM25, computed with the same floating-point operations in the
-// same order as FTS5's bm25(), so the answers are FTS5's to the last bit,
-// in less time: FTS5's bm25() reads each term's whole posting list again
-// for every query (an experiment of 1000 targets over 54k pages spent 28
-// CPU seconds searching, against 184). Other queries, and a store whose
+// index's posting lists are short: FTS5 ranks them about as fast). Search
+// answers from them the queries whose terms are single ASCII words,
+// conjunctive or disjunctive: the same BM25, computed with the same
+// floating-point operations in the same order as FTS5's bm25(), so the
+// answers are FTS5's to the last bit, in less time: FTS5's bm25() reads
+// each term's whole posting list again for every query (an experiment of
+// 1000 targets over 54k pages spent 27 CPU seconds searching, against
+// 184). Other queries, and a store whose
 // full-text index changed after its postings were made (by an ingest under
 // way, or a version before postings), search with FTS5; a writable store
 // checks at every search, with one lookup, a read-only one when it is

@@ -24,12 +24,12 @@ import (
 // each of the query's terms by reading the term's whole posting list
 // again, and whose every call reads the row's instances; the experiment
 // sends a hundred thousand queries of a few terms each, most of them
-// sharing their terms. A read-only store answers the queries whose terms
-// are single ASCII words from the postings instead, scoring each row with
-// the same BM25 as FTS5's, the same floating-point operations in the same
-// order, so that Search's answers are the same to the last bit (the tests
-// compare them); any other query, and any store without fresh postings,
-// goes to FTS5.
+// sharing their terms. Search answers the queries whose terms are single
+// ASCII words from the postings instead, scoring each row with the same
+// BM25 as FTS5's, the same floating-point operations in the same order,
+// so that its answers are the same to the last bit (the tests compare
+// them); any other query, and any store without fresh postings, goes to
+// FTS5. Stores of fewer than minPostingsPages pages make none.
 //
 // The postings are derived data, made by finish from FTS5's own record of
 // every token (fts5vocab's instance table) in the transaction that merges
