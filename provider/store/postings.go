@@ -160,11 +160,9 @@ func buildPostings(ctx context.Context, tx *sql.Tx) error {
 	if err := insertPostings(ctx, ins, pending); err != nil {
 		return err
 	}
-	structure, err := ftsRecord(ctx, tx, ftsStructureID)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES ('postings', ?)`, fmt.Sprintf("%x", structure)); err != nil {
+	// Recorded as postingsMade reads it.
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value)
+		SELECT 'postings', lower(hex(block)) FROM fts_data WHERE id = ?`, ftsStructureID); err != nil {
 		return fmt.Errorf("postings: %w", err)
 	}
 	return nil
@@ -226,8 +224,8 @@ func sqliteVarint(b []byte) (v uint64, n int) {
 	return 0, 0
 }
 
-// postingsIndex answers a read-only store's searches from its postings
-// (see postingsSchema). What it reads once (the index's totals, each
+// postingsIndex answers a store's searches from its postings (see
+// postingsSchema). What it reads once (the index's totals, each
 // page's size, URI and title) it keeps for the store's life; the postings
 // of the terms queried it keeps up to a budget, least recently used
 // dropped first.
@@ -340,38 +338,30 @@ func (x *postingsIndex) loadNow(ctx context.Context) error {
 	return sr.Err()
 }
 
-// token returns the one token FTS5 makes of term when that is a single
-// ASCII word, folded as FTS5's unicode61 tokenizer folds ASCII; ok is false
-// for any other term.
-func token(term string) (string, bool) {
-	ws := words.Split(term)
-	if len(ws) != 1 {
-		return "", false
-	}
-	for i := 0; i < len(ws[0]); i++ {
-		if ws[0][i] >= 0x80 {
-			return "", false
-		}
-	}
-	return strings.ToLower(ws[0]), true
-}
-
 // handles returns the tokens of q's terms when the index can answer q: a
-// conjunctive or disjunctive query (not a phrase) of single ASCII words.
+// conjunctive or disjunctive query (not a phrase) whose terms are each a
+// single ASCII word, the one token FTS5's unicode61 tokenizer makes of it,
+// folded as it folds ASCII. A term of no word is left out, as matchExpr
+// leaves it out.
 func handles(q lexsig.Query) ([]string, bool) {
 	if q.Phrase {
 		return nil, false
 	}
 	var toks []string
 	for _, t := range q.Terms {
-		if len(words.Split(t)) == 0 {
-			continue // matchExpr leaves it out
-		}
-		tok, ok := token(t)
-		if !ok {
+		ws := words.Split(t)
+		switch {
+		case len(ws) == 0:
+			continue
+		case len(ws) > 1:
 			return nil, false
 		}
-		toks = append(toks, tok)
+		for i := 0; i < len(ws[0]); i++ {
+			if ws[0][i] >= 0x80 {
+				return nil, false
+			}
+		}
+		toks = append(toks, strings.ToLower(ws[0]))
 	}
 	return toks, len(toks) > 0
 }
@@ -383,20 +373,19 @@ func (x *postingsIndex) postings(ctx context.Context, tok string) (*termPostings
 	// reading, and one row is soon read.
 	ctx = context.WithoutCancel(ctx)
 	return x.terms.get(tok, func() (*termPostings, error) {
+		// With fts5Bm25GetData's IDF, log((N - nHit + 0.5) / (nHit +
+		// 0.5)) at least 1e-6, in the same operations (an integer
+		// difference, then doubles) and with SQLite's own log: ln() calls
+		// the C library's log(), which Go's math.Log may differ from in
+		// the last bit.
 		p := &termPostings{}
-		err := x.db.QueryRowContext(ctx, `SELECT docs, data FROM postings WHERE term = ?`, tok).Scan(&p.docs, &p.data)
+		err := x.db.QueryRowContext(ctx, `SELECT docs, data, ln((?1 - docs + 0.5) / (docs + 0.5))
+			FROM postings WHERE term = ?2`, x.rows, tok).Scan(&p.docs, &p.data, &p.idf)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("postings of %q: %w", tok, err)
-		}
-		// fts5Bm25GetData's IDF, log((N - nHit + 0.5) / (nHit + 0.5)) at
-		// least 1e-6, with SQLite's own log (ln() calls the C library's
-		// log(), which Go's math.Log may differ from in the last bit).
-		arg := (float64(x.rows-p.docs) + 0.5) / (float64(p.docs) + 0.5)
-		if err := x.db.QueryRowContext(ctx, `SELECT ln(?)`, arg).Scan(&p.idf); err != nil {
-			return nil, fmt.Errorf("postings: idf of %q: %w", tok, err)
 		}
 		if p.idf <= 0 {
 			p.idf = 1e-6
