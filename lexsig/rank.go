@@ -2,6 +2,7 @@ package lexsig
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"fmt"
 	"math"
@@ -253,7 +254,7 @@ func byCount(terms []Term) []int32 {
 }
 
 // topTerms keeps the n terms offered that come first in rankOrder, as a
-// heap whose root, heap[0], comes last of them.
+// heap (container/heap) whose root, heap[0], comes last of them.
 type topTerms struct {
 	n    int
 	heap []Term
@@ -261,37 +262,25 @@ type topTerms struct {
 
 // offer keeps t if it is among the first n terms offered so far.
 func (b *topTerms) offer(t Term) {
-	h := b.heap
-	if len(h) < b.n {
-		h = append(h, t)
-		for i := len(h) - 1; i > 0; {
-			parent := (i - 1) / 2
-			if rankOrder(h[i], h[parent]) <= 0 {
-				break
-			}
-			h[i], h[parent] = h[parent], h[i]
-			i = parent
-		}
-		b.heap = h
-		return
+	switch {
+	case len(b.heap) < b.n:
+		heap.Push(b, t)
+	case rankOrder(t, b.heap[0]) < 0:
+		b.heap[0] = t
+		heap.Fix(b, 0)
 	}
-	if rankOrder(t, h[0]) >= 0 {
-		return
-	}
-	h[0] = t
-	for i := 0; ; {
-		last := i
-		for _, c := range []int{2*i + 1, 2*i + 2} {
-			if c < len(h) && rankOrder(h[c], h[last]) > 0 {
-				last = c
-			}
-		}
-		if last == i {
-			return
-		}
-		h[i], h[last] = h[last], h[i]
-		i = last
-	}
+}
+
+// Len, Less, Swap, Push and Pop are heap.Interface's: the term that comes
+// last in rankOrder is the least.
+func (b *topTerms) Len() int           { return len(b.heap) }
+func (b *topTerms) Less(i, j int) bool { return rankOrder(b.heap[i], b.heap[j]) > 0 }
+func (b *topTerms) Swap(i, j int)      { b.heap[i], b.heap[j] = b.heap[j], b.heap[i] }
+func (b *topTerms) Push(x any)         { b.heap = append(b.heap, x.(Term)) }
+func (b *topTerms) Pop() any {
+	t := b.heap[len(b.heap)-1]
+	b.heap = b.heap[:len(b.heap)-1]
+	return t
 }
 
 // Weight returns the TF-IDF weight tf × ln(docs / df) of the paper's
