@@ -107,6 +107,9 @@ func (pc *pageCounts) add(es []*Evidence) {
 		e.page.count(e.located)
 		n += len(e.page.tf)
 	}
+	if n == 0 {
+		return // no table for no terms: most signatures draw no whole page
+	}
 	pc.terms = make([]pageTerm, 0, min(n, maxPageTerms))
 	pc.grow(2 * cap(pc.terms))
 	for _, e := range es {
